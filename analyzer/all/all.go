@@ -1,0 +1,42 @@
+// Package all lists every code analyzer of retrylint, in a stable order.
+package all
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzer/fixedsleep"
+	"github.com/retrylint/retrylint/analyzer/nocap"
+	"github.com/retrylint/retrylint/analyzer/nojitter"
+	"github.com/retrylint/retrylint/analyzer/retrypermanent"
+	"github.com/retrylint/retrylint/analyzer/sleepignorescontext"
+	"github.com/retrylint/retrylint/analyzer/unboundedretry"
+	"github.com/retrylint/retrylint/analyzer/unclassifiedretry"
+)
+
+// Rule pairs an analyzer with its stable kebab-case rule name.
+type Rule struct {
+	Name     string
+	Analyzer *analysis.Analyzer
+}
+
+// Rules returns the code rules in catalogue order.
+func Rules() []Rule {
+	return []Rule{
+		{fixedsleep.Rule, fixedsleep.Analyzer},
+		{nojitter.Rule, nojitter.Analyzer},
+		{nocap.Rule, nocap.Analyzer},
+		{unboundedretry.Rule, unboundedretry.Analyzer},
+		{unclassifiedretry.Rule, unclassifiedretry.Analyzer},
+		{retrypermanent.Rule, retrypermanent.Analyzer},
+		{sleepignorescontext.Rule, sleepignorescontext.Analyzer},
+	}
+}
+
+// Analyzers returns the analyzers of Rules, in the same order.
+func Analyzers() []*analysis.Analyzer {
+	var as []*analysis.Analyzer
+	for _, r := range Rules() {
+		as = append(as, r.Analyzer)
+	}
+	return as
+}

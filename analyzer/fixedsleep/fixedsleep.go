@@ -1,0 +1,20 @@
+package fixedsleep
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzer/retryloop"
+)
+
+// Rule is the stable name of this check.
+const Rule = "fixed-sleep"
+
+// Analyzer reports fixed-sleep findings.
+var Analyzer = &analysis.Analyzer{
+	Name:     "fixedsleep",
+	Doc:      "placeholder",
+	Requires: []*analysis.Analyzer{retryloop.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) { return nil, nil }

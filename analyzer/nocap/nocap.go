@@ -1,0 +1,20 @@
+package nocap
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzer/retryloop"
+)
+
+// Rule is the stable name of this check.
+const Rule = "no-cap"
+
+// Analyzer reports no-cap findings.
+var Analyzer = &analysis.Analyzer{
+	Name:     "nocap",
+	Doc:      "placeholder",
+	Requires: []*analysis.Analyzer{retryloop.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) { return nil, nil }

@@ -1,0 +1,20 @@
+package unboundedretry
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzer/retryloop"
+)
+
+// Rule is the stable name of this check.
+const Rule = "unbounded-retry"
+
+// Analyzer reports unbounded-retry findings.
+var Analyzer = &analysis.Analyzer{
+	Name:     "unboundedretry",
+	Doc:      "placeholder",
+	Requires: []*analysis.Analyzer{retryloop.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) { return nil, nil }

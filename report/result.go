@@ -1,0 +1,76 @@
+// Package report holds the one result model shared by the code and topology
+// halves of retrylint, and the writers that render it.
+package report
+
+// Severity of a finding.
+type Severity string
+
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+	Note    Severity = "note"
+)
+
+// Rank orders severities: error > warning > note.
+func (s Severity) Rank() int {
+	switch s {
+	case Error:
+		return 3
+	case Warning:
+		return 2
+	case Note:
+		return 1
+	}
+	return 0
+}
+
+// Finding is one diagnostic, from an analyzer or a topology rule.
+type Finding struct {
+	Rule      string   `json:"rule"`
+	Severity  Severity `json:"severity"`
+	Message   string   `json:"message"`
+	File      string   `json:"file"`
+	Line      int      `json:"line"`
+	Column    int      `json:"column"`
+	EndLine   int      `json:"end_line"`
+	EndColumn int      `json:"end_column"`
+	Component string   `json:"component,omitempty"`
+	Fix       string   `json:"fix,omitempty"`
+}
+
+// Factor is one edge of a chain's witness path with what it contributes.
+type Factor struct {
+	From      string `json:"from"`
+	To        string `json:"to"`
+	Retries   *int   `json:"retries"` // nil: unbounded
+	Effective bool   `json:"effective"`
+	Attempts  *int   `json:"attempts"` // executions this edge multiplies by; nil: unbounded
+	File      string `json:"file,omitempty"`
+	Line      int    `json:"line,omitempty"`
+}
+
+// Chain is the worst case of executions of Target per event at Root.
+type Chain struct {
+	Root      string   `json:"root"`
+	Target    string   `json:"target"`
+	Path      []string `json:"path"`
+	Factors   []Factor `json:"factors"`
+	Formula   string   `json:"formula"`
+	Attempts  *int64   `json:"attempts"` // nil when unbounded
+	Unbounded bool     `json:"unbounded"`
+	Estimate  string   `json:"estimate,omitempty"`
+}
+
+// Tool names the producer.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Result is everything one run produced.
+type Result struct {
+	Version  int       `json:"version"`
+	Tool     Tool      `json:"tool"`
+	Findings []Finding `json:"findings"`
+	Chains   []Chain   `json:"chains"`
+}
