@@ -3,18 +3,35 @@ package fixedsleep
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 )
 
 // Rule is the stable name of this check.
 const Rule = "fixed-sleep"
 
-// Analyzer reports fixed-sleep findings.
+// Analyzer reports retry loops that wait a constant interval between attempts.
 var Analyzer = &analysis.Analyzer{
 	Name:     "fixedsleep",
-	Doc:      "placeholder",
+	Doc:      "report retry loops that wait a constant interval between attempts\n\nA constant wait keeps every client that failed together in lock-step; back off exponentially with jitter and a cap.",
+	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/fixed-sleep.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,
 }
 
-func run(pass *analysis.Pass) (any, error) { return nil, nil }
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	diag.CheckDirectives(pass, Rule)
+	seen := map[any]bool{}
+	for _, l := range res.Loops {
+		for _, w := range l.Waits {
+			if w.Delay == nil || !w.Source.Constant() || seen[w.Node] {
+				continue
+			}
+			seen[w.Node] = true
+			diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
+				"retry loop waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; back off exponentially with random jitter and a cap")
+		}
+	}
+	return nil, nil
+}

@@ -1,20 +1,40 @@
 package nocap
 
 import (
+	"go/types"
+
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 )
 
 // Rule is the stable name of this check.
 const Rule = "no-cap"
 
-// Analyzer reports no-cap findings.
+// Analyzer reports retry backoff that grows without an upper bound.
 var Analyzer = &analysis.Analyzer{
 	Name:     "nocap",
-	Doc:      "placeholder",
+	Doc:      "report retry backoff that grows without an upper bound\n\nUncapped growth waits far longer than the outage lasts; clamp the delay with min or an if.",
+	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/no-cap.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,
 }
 
-func run(pass *analysis.Pass) (any, error) { return nil, nil }
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	diag.CheckDirectives(pass, Rule)
+	seen := map[any]bool{}
+	for _, l := range res.Loops {
+		for _, w := range l.Waits {
+			s := w.Source
+			if !s.Grows || s.Capped || s.Unknown || seen[w.Node] {
+				continue
+			}
+			seen[w.Node] = true
+			diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
+				"retry delay "+types.ExprString(w.Delay)+" grows with the attempt without an upper bound; late attempts wait far longer than the outage lasts; clamp it, e.g. min(d, maxDelay)")
+		}
+	}
+	return nil, nil
+}

@@ -1,20 +1,40 @@
 package nojitter
 
 import (
+	"go/types"
+
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 )
 
 // Rule is the stable name of this check.
 const Rule = "no-jitter"
 
-// Analyzer reports no-jitter findings.
+// Analyzer reports retry backoff that grows with the attempt but has no jitter.
 var Analyzer = &analysis.Analyzer{
 	Name:     "nojitter",
-	Doc:      "placeholder",
+	Doc:      "report retry backoff that grows with the attempt but has no jitter\n\nWithout jitter every client computes the same delay and the retries still arrive together; randomise the delay (full jitter).",
+	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/no-jitter.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,
 }
 
-func run(pass *analysis.Pass) (any, error) { return nil, nil }
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	diag.CheckDirectives(pass, Rule)
+	seen := map[any]bool{}
+	for _, l := range res.Loops {
+		for _, w := range l.Waits {
+			s := w.Source
+			if !s.Grows || s.Random || s.Unknown || seen[w.Node] {
+				continue
+			}
+			seen[w.Node] = true
+			diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
+				"retry delay "+types.ExprString(w.Delay)+" grows with the attempt but nothing random enters it; clients that failed together back off on the same schedule and still retry together; add jitter, e.g. full jitter rand.N(d)")
+		}
+	}
+	return nil, nil
+}

@@ -1,19 +1,183 @@
 package retryloop
 
 import (
+	"go/ast"
+	"go/token"
+	"go/types"
 	"reflect"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
-// Result lists the retry loops of a package.
-type Result struct{}
+// IncludeTests makes the analysis look at _test.go files too.
+var IncludeTests bool
 
+// Analyzer finds the retry loops of a package; its result is a *Result.
 var Analyzer = &analysis.Analyzer{
 	Name:       "retryloop",
-	Doc:        "find retry loops",
+	Doc:        "find retry loops and record how they wait, what bounds them and how they classify failures",
 	Requires:   []*analysis.Analyzer{inspect.Analyzer},
-	ResultType: reflect.TypeOf((*Result)(nil)),
-	Run:        func(pass *analysis.Pass) (any, error) { return &Result{}, nil },
+	ResultType: reflect.TypeFor[*Result](),
+	Run:        run,
+}
+
+// Result lists the retry loops of a package in source order.
+type Result struct {
+	Loops []*Loop
+}
+
+// Form is the syntactic shape of a retry loop.
+type Form string
+
+const (
+	FormCounter   Form = "for-counter"  // for init; cond; post
+	FormCond      Form = "for-cond"     // for cond
+	FormRange     Form = "for-range"    // for range n
+	FormInfinite  Form = "for-infinite" // for { ... }
+	FormErrCond   Form = "for-err"      // for err := op(); err != nil; err = op()
+	FormGoto      Form = "goto"         // label: ... goto label
+	FormRecursion Form = "recursion"    // a function that calls itself after failing
+)
+
+// BoundKind says what stops a retry loop that keeps failing.
+type BoundKind string
+
+const (
+	BoundNone     BoundKind = ""
+	BoundAttempts BoundKind = "attempts" // an attempt limit
+	BoundDeadline BoundKind = "deadline" // a deadline or elapsed-time check
+	BoundContext  BoundKind = "context"  // ctx.Done() / ctx.Err() or a stop channel
+)
+
+// Loop describes one retry loop.
+type Loop struct {
+	Form Form
+	// Node is the loop: *ast.ForStmt, *ast.RangeStmt, *ast.LabeledStmt (goto
+	// form) or *ast.CallExpr (the recursive call).
+	Node ast.Node
+	// Pos is where findings about the loop as a whole belong: the for
+	// keyword, the label, or the recursive call.
+	Pos token.Pos
+	// Func is the enclosing *ast.FuncDecl or *ast.FuncLit.
+	Func ast.Node
+	// Ops are the operations whose failure goes round again.
+	Ops []*ast.CallExpr
+	// Waits are the waits between attempts.
+	Waits []*Wait
+	// Bound is what ends a loop that keeps failing; BoundNone if nothing does.
+	Bound BoundKind
+	// Classified reports whether the failure path inspects the failure.
+	Classified bool
+	// Permanent describes failures that cannot succeed yet are retried,
+	// e.g. "HTTP 400, 401, 403" or "the circuit breaker's open error".
+	Permanent []string
+	// Context is a context.Context in scope of the loop, nil if none.
+	Context *types.Var
+}
+
+// WaitKind is how a wait is written.
+type WaitKind string
+
+const (
+	WaitSleep  WaitKind = "time.Sleep"
+	WaitAfter  WaitKind = "time.After"
+	WaitTimer  WaitKind = "timer"
+	WaitTicker WaitKind = "ticker"
+	WaitClock  WaitKind = "clock"  // Sleep/After method of an injected clock
+	WaitHelper WaitKind = "helper" // a same-package function that waits
+)
+
+// Wait is one wait between attempts.
+type Wait struct {
+	Kind WaitKind
+	// Node is the wait: the call, or the receive expression.
+	Node ast.Node
+	// Stmt is the statement holding the wait.
+	Stmt ast.Stmt
+	// Delay is the duration expression, nil if none is known.
+	Delay ast.Expr
+	// Source says where the delay comes from.
+	Source Delay
+	// Select reports whether the wait is a case of a select statement.
+	Select bool
+	// ContextAware reports whether the wait ends early when the context is
+	// cancelled (a select on ctx.Done(), or a helper that does so).
+	ContextAware bool
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	a := newAnalysis(pass)
+	res := &Result{}
+	ins.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
+		if !a.wantFile(n.Pos()) {
+			return
+		}
+		var body *ast.BlockStmt
+		switch fn := n.(type) {
+		case *ast.FuncDecl:
+			body = fn.Body
+		case *ast.FuncLit:
+			body = fn.Body
+		}
+		if body == nil {
+			return
+		}
+		res.Loops = append(res.Loops, a.function(n, body)...)
+	})
+	return res, nil
+}
+
+// wantFile reports whether the file holding pos is analysed: test files only
+// with IncludeTests, generated files never.
+func (a *checker) wantFile(pos token.Pos) bool {
+	f := a.fileOf(pos)
+	if f == nil {
+		return false
+	}
+	name := a.pass.Fset.File(pos).Name()
+	if !IncludeTests && strings.HasSuffix(name, "_test.go") {
+		return false
+	}
+	return !ast.IsGenerated(f)
+}
+
+func (a *checker) fileOf(pos token.Pos) *ast.File {
+	for _, f := range a.pass.Files {
+		if f.FileStart <= pos && pos < f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// function finds the retry loops of one function body. Loops inside nested
+// function literals belong to those literals.
+func (a *checker) function(fn ast.Node, body *ast.BlockStmt) []*Loop {
+	fc := a.newFuncCtx(fn, body)
+	var loops []*Loop
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt:
+			if l := a.forLoop(fc, n); l != nil {
+				loops = append(loops, l)
+			}
+		case *ast.RangeStmt:
+			if l := a.rangeLoop(fc, n); l != nil {
+				loops = append(loops, l)
+			}
+		case *ast.BlockStmt:
+			loops = append(loops, a.gotoLoops(fc, n)...)
+		}
+		return true
+	})
+	if l := a.recursion(fc); l != nil {
+		loops = append(loops, l)
+	}
+	return loops
 }

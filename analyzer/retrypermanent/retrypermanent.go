@@ -1,20 +1,54 @@
 package retrypermanent
 
 import (
+	"strings"
+
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 )
 
 // Rule is the stable name of this check.
 const Rule = "retry-permanent"
 
-// Analyzer reports retry-permanent findings.
+// Analyzer reports retry loops whose classification retries failures that cannot succeed.
 var Analyzer = &analysis.Analyzer{
 	Name:     "retrypermanent",
-	Doc:      "placeholder",
+	Doc:      "report retry loops that retry failures that cannot succeed\n\nHTTP 400/401/403/404/405/410/422, gRPC InvalidArgument/PermissionDenied/Unauthenticated/NotFound and a circuit breaker's open error must end the retry at once.",
+	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/retry-permanent.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,
 }
 
-func run(pass *analysis.Pass) (any, error) { return nil, nil }
+const breaker = "the circuit breaker's open error"
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	diag.CheckDirectives(pass, Rule)
+	for _, l := range res.Loops {
+		if len(l.Permanent) == 0 {
+			continue
+		}
+		var codes []string
+		open := false
+		for _, p := range l.Permanent {
+			if p == breaker {
+				open = true
+			} else {
+				codes = append(codes, p)
+			}
+		}
+		var msg string
+		switch {
+		case len(codes) > 0 && open:
+			msg = "retry loop retries " + strings.Join(codes, ", ") + " and " + breaker + ", which cannot succeed on retry; each retry adds load for nothing and defeats the breaker; give up at once on these and retry only 408, 429, 5xx or Unavailable"
+		case open:
+			msg = "retry loop retries " + breaker + "; the breaker fails fast on purpose to shed load and the retry defeats it; treat the open error as permanent and give up at once"
+		default:
+			msg = "retry loop retries " + strings.Join(codes, ", ") + ", which cannot succeed on retry; each retry adds load for nothing; return these at once and retry only 408, 429, 5xx or Unavailable, DeadlineExceeded, ResourceExhausted, Aborted"
+		}
+		diag.Report(pass, Rule, l.Pos, l.Pos, msg)
+	}
+	return nil, nil
+}

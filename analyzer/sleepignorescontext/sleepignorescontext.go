@@ -1,20 +1,190 @@
 package sleepignorescontext
 
 import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+	"strings"
+
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 )
 
 // Rule is the stable name of this check.
 const Rule = "sleep-ignores-context"
 
-// Analyzer reports sleep-ignores-context findings.
+// Analyzer reports retry loops that wait with time.Sleep although a context is in scope.
 var Analyzer = &analysis.Analyzer{
 	Name:     "sleepignorescontext",
-	Doc:      "placeholder",
+	Doc:      "report retry loops that wait with time.Sleep although a context is in scope\n\ntime.Sleep cannot be cancelled, so the retry outlives its caller; wait in a select on ctx.Done() and a timer.",
+	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/sleep-ignores-context.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,
 }
 
-func run(pass *analysis.Pass) (any, error) { return nil, nil }
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	diag.CheckDirectives(pass, Rule)
+	seen := map[any]bool{}
+	for _, l := range res.Loops {
+		if l.Context == nil {
+			continue
+		}
+		for _, w := range l.Waits {
+			if seen[w.Node] || w.ContextAware {
+				continue
+			}
+			var how string
+			switch {
+			case w.Kind == retryloop.WaitSleep:
+				how = "time.Sleep"
+			case w.Kind == retryloop.WaitAfter && !w.Select:
+				how = "<-time.After"
+			default:
+				continue
+			}
+			seen[w.Node] = true
+			ctx := l.Context.Name()
+			msg := fmt.Sprintf("retry loop waits with %s although %s is in scope; cancellation cannot stop the retry and the caller's deadline is ignored; wait in a select on %s.Done() and a timer", how, ctx, ctx)
+			var fixes []analysis.SuggestedFix
+			if fix, ok := selectFix(pass, l, w); ok {
+				fixes = append(fixes, fix)
+			}
+			diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(), msg, fixes...)
+		}
+	}
+	return nil, nil
+}
+
+// selectFix replaces a `time.Sleep(d)` statement with a timer and a select
+// that returns the context's error when it is cancelled.
+func selectFix(pass *analysis.Pass, l *retryloop.Loop, w *retryloop.Wait) (analysis.SuggestedFix, bool) {
+	stmt, ok := w.Stmt.(*ast.ExprStmt)
+	if !ok || w.Kind != retryloop.WaitSleep || stmt.X != w.Node {
+		return analysis.SuggestedFix{}, false
+	}
+	file := fileOf(pass, stmt.Pos())
+	if file == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	ret, ok := returnStmt(pass, file, l.Func, l.Context.Name())
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	timer := freeName(pass, stmt.Pos(), "timer")
+	var buf bytes.Buffer
+	if err := format.Node(&buf, pass.Fset, w.Delay); err != nil {
+		return analysis.SuggestedFix{}, false
+	}
+	ctx := l.Context.Name()
+	indent := strings.Repeat("\t", pass.Fset.Position(stmt.Pos()).Column-1)
+	text := fmt.Sprintf("%[1]s := time.NewTimer(%[2]s)\n%[5]sselect {\n%[5]scase <-%[3]s.Done():\n%[5]s\t%[1]s.Stop()\n%[5]s\t%[4]s\n%[5]scase <-%[1]s.C:\n%[5]s}",
+		timer, buf.String(), ctx, ret, indent)
+	return analysis.SuggestedFix{
+		Message:   fmt.Sprintf("wait in a select on %s.Done() and a timer", ctx),
+		TextEdits: []analysis.TextEdit{{Pos: stmt.Pos(), End: stmt.End(), NewText: []byte(text)}},
+	}, true
+}
+
+func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos < f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// returnStmt builds the statement that leaves the function when the
+// context is cancelled: zero values and ctx.Err() for a function whose last
+// result is an error, a bare return for one without results.
+func returnStmt(pass *analysis.Pass, file *ast.File, fn ast.Node, ctx string) (string, bool) {
+	var sig *types.Signature
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		if obj, ok := pass.TypesInfo.Defs[fn.Name].(*types.Func); ok {
+			sig, _ = obj.Type().(*types.Signature)
+		}
+	case *ast.FuncLit:
+		sig, _ = pass.TypesInfo.TypeOf(fn).(*types.Signature)
+	}
+	if sig == nil {
+		return "", false
+	}
+	res := sig.Results()
+	if res.Len() == 0 {
+		return "return", true
+	}
+	if !types.Identical(res.At(res.Len()-1).Type(), types.Universe.Lookup("error").Type()) {
+		return "", false
+	}
+	parts := make([]string, 0, res.Len())
+	for i := 0; i < res.Len()-1; i++ {
+		z, ok := zero(pass, file, res.At(i).Type())
+		if !ok {
+			return "", false
+		}
+		parts = append(parts, z)
+	}
+	parts = append(parts, ctx+".Err()")
+	return "return " + strings.Join(parts, ", "), true
+}
+
+// zero renders the zero value of t as it can be written in file.
+func zero(pass *analysis.Pass, file *ast.File, t types.Type) (string, bool) {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsBoolean != 0:
+			return "false", true
+		case u.Info()&types.IsString != 0:
+			return `""`, true
+		case u.Info()&types.IsNumeric != 0:
+			return "0", true
+		case u.Kind() == types.UnsafePointer:
+			return "nil", true
+		}
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+		return "nil", true
+	case *types.Struct, *types.Array:
+		ok := true
+		name := types.TypeString(t, func(p *types.Package) string {
+			if p == pass.Pkg {
+				return ""
+			}
+			for _, imp := range file.Imports {
+				if strings.Trim(imp.Path.Value, `"`) == p.Path() {
+					if imp.Name != nil {
+						return imp.Name.Name
+					}
+					return p.Name()
+				}
+			}
+			ok = false
+			return p.Name()
+		})
+		return name + "{}", ok
+	}
+	return "", false
+}
+
+// freeName returns base, or base with a number, that names nothing in
+// scope at pos.
+func freeName(pass *analysis.Pass, pos token.Pos, base string) string {
+	scope := pass.Pkg.Scope().Innermost(pos)
+	name := base
+	for i := 2; ; i++ {
+		if scope == nil {
+			return name
+		}
+		if _, obj := scope.LookupParent(name, pos); obj == nil {
+			return name
+		}
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+}

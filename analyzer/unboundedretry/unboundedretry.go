@@ -3,18 +3,31 @@ package unboundedretry
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 )
 
 // Rule is the stable name of this check.
 const Rule = "unbounded-retry"
 
-// Analyzer reports unbounded-retry findings.
+// Analyzer reports retry loops with no attempt limit, deadline or context exit.
 var Analyzer = &analysis.Analyzer{
 	Name:     "unboundedretry",
-	Doc:      "placeholder",
+	Doc:      "report retry loops with no attempt limit, deadline or context exit\n\nSuch a loop retries forever against a dependency that stays down; bound it.",
+	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/unbounded-retry.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,
 }
 
-func run(pass *analysis.Pass) (any, error) { return nil, nil }
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	diag.CheckDirectives(pass, Rule)
+	for _, l := range res.Loops {
+		if l.Bound != retryloop.BoundNone {
+			continue
+		}
+		diag.Report(pass, Rule, l.Pos, l.Pos,
+			"retry loop has no attempt limit, deadline or context exit; against a dependency that stays down it retries forever; stop after a maximum number of attempts or when ctx.Done() is closed")
+	}
+	return nil, nil
+}

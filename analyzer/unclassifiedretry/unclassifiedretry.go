@@ -1,20 +1,39 @@
 package unclassifiedretry
 
 import (
+	"go/types"
+
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 )
 
 // Rule is the stable name of this check.
 const Rule = "unclassified-retry"
 
-// Analyzer reports unclassified-retry findings.
+// Analyzer reports retry loops that retry every error without inspecting it.
 var Analyzer = &analysis.Analyzer{
 	Name:     "unclassifiedretry",
-	Doc:      "placeholder",
+	Doc:      "report retry loops that retry every error without inspecting it\n\nPermanent failures are retried like transient ones and only add load; retry only transient errors.",
+	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/unclassified-retry.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,
 }
 
-func run(pass *analysis.Pass) (any, error) { return nil, nil }
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	diag.CheckDirectives(pass, Rule)
+	for _, l := range res.Loops {
+		if l.Classified {
+			continue
+		}
+		op := "the operation"
+		if len(l.Ops) > 0 {
+			op = types.ExprString(l.Ops[0].Fun)
+		}
+		diag.Report(pass, Rule, l.Pos, l.Pos,
+			"retry loop retries every error of "+op+" without inspecting it; permanent failures (400, 401, 403, invalid input) are retried too and only add load; retry only transient errors, e.g. with errors.Is/As, a status-code check or a predicate such as isRetryable(err)")
+	}
+	return nil, nil
+}

@@ -1,0 +1,394 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// maxCondDepth bounds the substitution of boolean variables by their
+// definitions.
+const maxCondDepth = 4
+
+// cond splits paths on a boolean condition: those where it holds and those
+// where it does not.
+func (w *walker) cond(e ast.Expr, in []*path, depth int) (t, f []*path) {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			t, f = w.cond(e.X, in, depth)
+			return f, t
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LAND:
+			ta, fa := w.cond(e.X, in, depth)
+			tb, fb := w.cond(e.Y, ta, depth)
+			return tb, append(fa, fb...)
+		case token.LOR:
+			ta, fa := w.cond(e.X, in, depth)
+			tb, fb := w.cond(e.Y, fa, depth)
+			return append(ta, tb...), fb
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+			return w.compare(e.X, e.Op, e.Y, in, depth)
+		}
+	case *ast.CallExpr:
+		return w.callCond(e, in)
+	case *ast.Ident:
+		if rhs := w.fc.boolDef(e, w.info()); rhs != nil && depth < maxCondDepth {
+			return w.cond(rhs, in, depth+1)
+		}
+	}
+	return split(in, nil, nil)
+}
+
+// split copies the paths into two sets and applies mark to each copy.
+func split(in []*path, markT, markF func(*path)) (t, f []*path) {
+	t = make([]*path, 0, len(in))
+	f = make([]*path, 0, len(in))
+	for _, p := range in {
+		pt, pf := p.clone(), p.clone()
+		if markT != nil {
+			markT(pt)
+		}
+		if markF != nil {
+			markF(pf)
+		}
+		t, f = append(t, pt), append(f, pf)
+	}
+	return t, f
+}
+
+func bounded(k BoundKind) func(*path) {
+	return func(p *path) { p.guard, p.bound = guardBound, k }
+}
+
+// errKey returns the key under which paths track an error expression, or
+// nil if it is not an error variable.
+func (w *walker) errKey(e ast.Expr) any {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if obj := w.info().ObjectOf(e); obj != nil && isError(obj.Type()) {
+			return obj
+		}
+	case *ast.SelectorExpr:
+		if obj := w.info().ObjectOf(e.Sel); obj != nil && isError(obj.Type()) {
+			if _, ok := obj.(*types.Var); ok {
+				return obj
+			}
+		}
+	}
+	return nil
+}
+
+func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, depth int) (t, f []*path) {
+	if isNilIdent(x) {
+		x, y = y, x
+	}
+	// err != nil, op() != nil, ctx.Err() != nil
+	if isNilIdent(y) && (op == token.EQL || op == token.NEQ) {
+		t, f = w.nilCheck(x, in)
+		if op == token.EQL {
+			t, f = f, t
+		}
+		return t, f
+	}
+	tx, ty := w.a.typeOf(x), w.a.typeOf(y)
+	// err == ErrSentinel
+	if (op == token.EQL || op == token.NEQ) && (isError(tx) || isError(ty)) {
+		errSide, other := x, y
+		if w.errKey(x) == nil && w.errKey(y) != nil {
+			errSide, other = y, x
+		}
+		t, f = w.classify(errSide, w.a.isBreakerOpen(other), in)
+		if op == token.NEQ {
+			t, f = f, t
+		}
+		return t, f
+	}
+	// Status and gRPC code checks.
+	if t, f, ok := w.codeCheck(x, op, y, in); ok {
+		return t, f
+	}
+	if t, f, ok := w.codeCheck(y, mirror(op), x, in); ok {
+		return t, f
+	}
+	switch {
+	case mentionsContextErr(w, x) || mentionsContextErr(w, y):
+		return split(in, bounded(BoundContext), bounded(BoundContext))
+	case isTimeish(tx) || isTimeish(ty):
+		return split(in, bounded(BoundDeadline), bounded(BoundDeadline))
+	case isInteger(tx) && isInteger(ty) && !isConst(w, x, y):
+		return split(in, bounded(BoundAttempts), bounded(BoundAttempts))
+	case isBool(tx) && isConst(w, y):
+		// done == false and the like
+		if b := constant.BoolVal(w.info().Types[y].Value); (op == token.EQL) == b {
+			return w.cond(x, in, depth)
+		}
+		f, t = w.cond(x, in, depth)
+		return t, f
+	}
+	return split(in, nil, nil)
+}
+
+func mirror(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.GTR:
+		return token.LSS
+	case token.LEQ:
+		return token.GEQ
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
+}
+
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+func isBool(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
+
+// isConst reports whether every expression is a constant.
+func isConst(w *walker, es ...ast.Expr) bool {
+	for _, e := range es {
+		if w.info().Types[e].Value == nil {
+			return false
+		}
+	}
+	return true
+}
+
+func mentionsContextErr(w *walker, e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Err" && isContext(w.a.typeOf(sel.X))
+}
+
+// nilCheck splits on `x != nil` (t: x is non-nil).
+func (w *walker) nilCheck(x ast.Expr, in []*path) (t, f []*path) {
+	if mentionsContextErr(w, x) {
+		return split(in, bounded(BoundContext), bounded(BoundContext))
+	}
+	if call, ok := ast.Unparen(x).(*ast.CallExpr); ok && w.a.errorResult(call) >= 0 {
+		if kind, _, _, ok := w.a.waitCall(call); ok && kind != "" {
+			in = w.effects(&ast.ExprStmt{X: call}, in, false)
+			return split(in, bounded(BoundContext), bounded(BoundContext))
+		}
+		if w.a.isErrorConstructor(call) {
+			return split(in, nil, nil)
+		}
+		in = w.effects(&ast.ExprStmt{X: call}, in, false)
+		for _, p := range in {
+			p.last = call
+			p.http, p.grpc = allCodes(), allGRPC()
+		}
+		key := any(call)
+		return split(in,
+			func(p *path) { p.errs[key] = errFact{op: call, state: errNonNil}; p.guard = guardError },
+			func(p *path) { p.errs[key] = errFact{op: call, state: errNil}; p.guard = guardError })
+	}
+	key := w.errKey(x)
+	if key == nil {
+		return split(in, nil, nil)
+	}
+	set := func(s errState) func(*path) {
+		return func(p *path) {
+			fact, ok := p.errs[key]
+			if !ok {
+				fact = errFact{op: nil}
+			}
+			if fact.wait {
+				p.guard, p.bound = guardBound, BoundContext
+				return
+			}
+			fact.state = s
+			p.errs[key] = fact
+			p.guard = guardError
+		}
+	}
+	return split(in, set(errNonNil), set(errNil))
+}
+
+// classify splits on a test that inspects the failure itself (errors.Is, a
+// sentinel comparison, a predicate): t is where the test holds. open says
+// the test asks whether the failure is a breaker-open error.
+func (w *walker) classify(errExpr ast.Expr, open bool, in []*path) (t, f []*path) {
+	key := w.errKey(errExpr)
+	return split(in,
+		func(p *path) {
+			p.classified, p.guard = true, guardError
+			if open {
+				p.breakerOpen = true
+			} else {
+				p.breakerExcluded = true
+			}
+			if key != nil {
+				fact := p.errs[key]
+				if !fact.wait {
+					fact.state = errNonNil
+					p.errs[key] = fact
+				}
+			}
+		},
+		func(p *path) {
+			p.classified, p.guard = true, guardError
+			if open {
+				p.breakerExcluded = true
+			}
+		})
+}
+
+// callCond splits on a boolean call.
+func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
+	fn := w.a.callee(call)
+	switch {
+	case isPkgFunc(fn, "errors", "Is") && len(call.Args) == 2:
+		return w.classify(call.Args[0], w.a.isBreakerOpen(call.Args[1]), in)
+	case isPkgFunc(fn, "errors", "As") && len(call.Args) == 2:
+		open := false
+		if t := w.a.typeOf(call.Args[1]); t != nil {
+			open = breakerOpenName.MatchString(types.TypeString(t, func(*types.Package) string { return "" }))
+		}
+		return w.classify(call.Args[0], open, in)
+	case fn != nil && (fn.Name() == "After" || fn.Name() == "Before" || fn.Name() == "IsZero") && isTimeish(w.a.recvType(call)):
+		return split(in, bounded(BoundDeadline), bounded(BoundDeadline))
+	}
+	if w.inspectsFailure(call) {
+		var errArg ast.Expr
+		for _, arg := range call.Args {
+			if w.errKey(arg) != nil {
+				errArg = arg
+			}
+		}
+		if errArg == nil {
+			errArg = ast.NewIdent("_")
+		}
+		t, f = w.classify(errArg, false, in)
+		for _, p := range f {
+			// A predicate that says "do not retry" may well cover the
+			// breaker-open error; give it the benefit of the doubt.
+			p.breakerExcluded = true
+		}
+		return t, f
+	}
+	return split(in, nil, nil)
+}
+
+// inspectsFailure reports whether a boolean call looks at the failure: it
+// takes an error or a status code, or is a method of an error
+// (err.Timeout(), ne.Temporary()).
+func (w *walker) inspectsFailure(call *ast.CallExpr) bool {
+	if rt := w.a.recvType(call); rt != nil && isError(rt) {
+		return true
+	}
+	found := false
+	for _, arg := range call.Args {
+		ast.Inspect(arg, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			if e, ok := n.(ast.Expr); ok {
+				if t := w.a.typeOf(e); t != nil && (isError(t) || isGRPCCode(t)) {
+					found = true
+				}
+				if w.statusExpr(e) {
+					found = true
+				}
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// statusExpr reports whether e reads an HTTP status or error code:
+// resp.StatusCode, apiErr.Code, a variable named status or code.
+func (w *walker) statusExpr(e ast.Expr) bool {
+	t := w.a.typeOf(e)
+	if t == nil || !isInteger(t) || isConst(w, e) {
+		return false
+	}
+	var name string
+	switch e := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		name = e.Sel.Name
+	case *ast.Ident:
+		name = e.Name
+	case *ast.CallExpr:
+		if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok {
+			name = sel.Sel.Name
+		}
+	default:
+		return false
+	}
+	name = strings.ToLower(name)
+	return strings.Contains(name, "status") || name == "code" || strings.HasSuffix(name, "code")
+}
+
+// codeCheck splits on a comparison of an HTTP status or a gRPC code with a
+// constant: x op y, with y constant.
+func (w *walker) codeCheck(x ast.Expr, op token.Token, y ast.Expr, in []*path) (t, f []*path, ok bool) {
+	v := w.info().Types[y].Value
+	if v == nil || v.Kind() != constant.Int {
+		return nil, nil, false
+	}
+	c, exact := constant.Int64Val(v)
+	if !exact {
+		return nil, nil, false
+	}
+	div := int64(1)
+	if b, ok := ast.Unparen(x).(*ast.BinaryExpr); ok && b.Op == token.QUO {
+		if dv := w.info().Types[b.Y].Value; dv != nil {
+			if d, ok := constant.Int64Val(dv); ok && d > 0 {
+				div, x = d, b.X
+			}
+		}
+	}
+	holds := func(code int) bool {
+		k := int64(code) / div
+		switch op {
+		case token.EQL:
+			return k == c
+		case token.NEQ:
+			return k != c
+		case token.LSS:
+			return k < c
+		case token.LEQ:
+			return k <= c
+		case token.GTR:
+			return k > c
+		case token.GEQ:
+			return k >= c
+		}
+		return false
+	}
+	not := func(code int) bool { return !holds(code) }
+	switch {
+	case isGRPCCode(w.a.typeOf(x)):
+		t, f = split(in,
+			func(p *path) { p.grpc = p.grpc.restrict(holds); p.classified, p.guard = true, guardError },
+			func(p *path) { p.grpc = p.grpc.restrict(not); p.classified, p.guard = true, guardError })
+		return t, f, true
+	case w.statusExpr(x) && (div > 1 || c >= 100 && c < 600):
+		t, f = split(in,
+			func(p *path) { p.http = p.http.restrict(holds); p.classified, p.guard = true, guardError },
+			func(p *path) { p.http = p.http.restrict(not); p.classified, p.guard = true, guardError })
+		return t, f, true
+	}
+	return nil, nil, false
+}

@@ -1,0 +1,485 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+	"time"
+)
+
+// Delay says where the duration of a wait comes from.
+type Delay struct {
+	Grows   bool // changes with the attempt (d *= 2, base << n, base * n)
+	Random  bool // something random enters it
+	Capped  bool // clamped by min, an if, or a finite schedule
+	Unknown bool // comes from code the analysis cannot see (a library, an interface)
+	// Value is the constant delay as written or evaluated ("1s",
+	// "retryDelay"), when the delay does not change.
+	Value string
+
+	self bool // refers back to the variable being resolved
+}
+
+// Constant reports whether the delay is the same on every attempt.
+func (d Delay) Constant() bool { return !d.Grows && !d.Random && !d.Unknown }
+
+func (d Delay) or(e Delay) Delay {
+	return Delay{
+		Grows:   d.Grows || e.Grows,
+		Random:  d.Random || e.Random,
+		Capped:  d.Capped || e.Capped,
+		Unknown: d.Unknown || e.Unknown,
+		self:    d.self || e.self,
+	}
+}
+
+const maxDelayDepth = 16
+
+// delayCtx is the scope in which a delay expression is resolved: a loop of
+// a function, or the body of a helper called from it with its parameters
+// bound to the caller's arguments.
+type delayCtx struct {
+	fc         *funcCtx
+	start, end token.Pos
+	counters   map[types.Object]bool
+	env        map[types.Object]Delay
+	visiting   map[types.Object]bool
+	depth      int
+}
+
+func (dc *delayCtx) inRegion(p token.Pos) bool { return dc.start <= p && p < dc.end }
+
+func (w *walker) delay(e ast.Expr) Delay {
+	if e == nil {
+		return Delay{Unknown: true}
+	}
+	dc := &delayCtx{fc: w.fc, start: w.lc.start, end: w.lc.end, counters: w.lc.counters, visiting: map[types.Object]bool{}}
+	d := w.a.delayOf(dc, e)
+	d.self = false
+	if d.Constant() {
+		d.Value = w.a.constText(e)
+	}
+	return d
+}
+
+// constText renders a constant delay: its value as a duration when known,
+// else the expression.
+func (a *checker) constText(e ast.Expr) string {
+	if tv := a.info().Types[e]; tv.Value != nil && tv.Value.Kind() == constant.Int && isDuration(tv.Type) {
+		if v, ok := constant.Int64Val(tv.Value); ok {
+			return time.Duration(v).String()
+		}
+	}
+	return types.ExprString(e)
+}
+
+func (a *checker) delayOf(dc *delayCtx, e ast.Expr) Delay {
+	if dc.depth > maxDelayDepth {
+		return Delay{Unknown: true}
+	}
+	dc.depth++
+	defer func() { dc.depth-- }()
+	if tv, ok := a.info().Types[e]; ok && tv.Value != nil {
+		return Delay{}
+	}
+	switch e := ast.Unparen(e).(type) {
+	case *ast.BasicLit:
+		return Delay{}
+	case *ast.Ident:
+		obj := a.info().ObjectOf(e)
+		if obj == nil {
+			return Delay{Unknown: true}
+		}
+		if _, ok := obj.(*types.Const); ok {
+			return Delay{}
+		}
+		return a.varDelay(dc, obj)
+	case *ast.SelectorExpr:
+		if v, ok := a.info().ObjectOf(e.Sel).(*types.Var); ok {
+			return a.varDelay(dc, v)
+		}
+		if _, ok := a.info().ObjectOf(e.Sel).(*types.Const); ok {
+			return Delay{}
+		}
+		return Delay{Unknown: true}
+	case *ast.BinaryExpr:
+		x, y := a.delayOf(dc, e.X), a.delayOf(dc, e.Y)
+		d := x.or(y)
+		if (x.self || y.self) && (e.Op == token.MUL || e.Op == token.SHL || e.Op == token.ADD) {
+			d.Grows = true
+		}
+		return d
+	case *ast.UnaryExpr:
+		return a.delayOf(dc, e.X)
+	case *ast.StarExpr:
+		return a.delayOf(dc, e.X)
+	case *ast.CallExpr:
+		return a.callDelay(dc, e)
+	case *ast.IndexExpr:
+		// A schedule table indexed by the attempt grows, and ends.
+		d := a.delayOf(dc, e.Index)
+		d.Capped = true
+		return d
+	}
+	return Delay{Unknown: true}
+}
+
+// varDelay resolves a variable or field through its assignments: one never
+// changed in the loop is constant; one multiplied or shifted in it grows.
+func (a *checker) varDelay(dc *delayCtx, obj types.Object) Delay {
+	if d, ok := dc.env[obj]; ok {
+		return d
+	}
+	if dc.counters[obj] {
+		return Delay{Grows: true}
+	}
+	if dc.visiting[obj] {
+		return Delay{self: true}
+	}
+	dc.visiting[obj] = true
+	defer delete(dc.visiting, obj)
+
+	var inside, outside []assignment
+	for _, as := range dc.fc.assigns[obj] {
+		if dc.inRegion(as.pos) {
+			inside = append(inside, as)
+		} else {
+			outside = append(outside, as)
+		}
+	}
+	if len(inside) == 0 {
+		// Loop-invariant: constant per attempt, even if it was drawn at
+		// random once before the loop.
+		var d Delay
+		for _, as := range outside {
+			if as.rhs != nil && a.delayOf(dc, as.rhs).Random {
+				d.Random = true
+			}
+		}
+		return d
+	}
+	var d Delay
+	for _, as := range inside {
+		switch as.tok {
+		case token.INC, token.ADD_ASSIGN, token.MUL_ASSIGN, token.SHL_ASSIGN:
+			d.Grows = true
+			if as.rhs != nil {
+				r := a.delayOf(dc, as.rhs)
+				d.Random = d.Random || r.Random
+				d.Unknown = d.Unknown || r.Unknown
+			}
+		case token.DEFINE, token.ASSIGN:
+			if as.rhs == nil {
+				d.Unknown = true
+				continue
+			}
+			if call, ok := ast.Unparen(as.rhs).(*ast.CallExpr); ok && isTuple(a.typeOf(call)) && !a.returnsDurationFirst(call) {
+				d.Unknown = true
+				continue
+			}
+			d = d.or(a.delayOf(dc, as.rhs))
+		case token.RANGE:
+			d.Unknown = true
+		default:
+			d.Unknown = true
+		}
+	}
+	if a.capGuard(dc, obj) {
+		d.Capped = true
+	}
+	d.self = false
+	return d
+}
+
+func isTuple(t types.Type) bool {
+	_, ok := t.(*types.Tuple)
+	return ok
+}
+
+func (a *checker) returnsDurationFirst(call *ast.CallExpr) bool {
+	t, ok := a.typeOf(call).(*types.Tuple)
+	return ok && t.Len() > 0 && isDuration(t.At(0).Type())
+}
+
+// capGuard reports whether, inside the region, an if compares the variable
+// with a limit and then sets it or leaves: if d > max { d = max }.
+func (a *checker) capGuard(dc *delayCtx, obj types.Object) bool {
+	for _, s := range dc.fc.ifs {
+		if !dc.inRegion(s.Pos()) || !a.compares(s.Cond, obj) {
+			continue
+		}
+		acts := false
+		ast.Inspect(s.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					if a.refersTo(l, obj) {
+						acts = true
+					}
+				}
+			case *ast.ReturnStmt, *ast.BranchStmt:
+				acts = true
+			}
+			return !acts
+		})
+		if acts {
+			return true
+		}
+	}
+	return false
+}
+
+// compares reports whether cond orders obj against something.
+func (a *checker) compares(cond ast.Expr, obj types.Object) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok {
+			switch b.Op {
+			case token.LSS, token.LEQ, token.GTR, token.GEQ:
+				if obj == nil || a.mentions(b.X, obj) || a.mentions(b.Y, obj) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (a *checker) refersTo(e ast.Expr, obj types.Object) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return a.info().ObjectOf(e) == obj
+	case *ast.SelectorExpr:
+		return a.info().ObjectOf(e.Sel) == obj
+	}
+	return false
+}
+
+func (a *checker) mentions(e ast.Expr, obj types.Object) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if a.info().ObjectOf(n) == obj {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (a *checker) callDelay(dc *delayCtx, call *ast.CallExpr) Delay {
+	args := func() Delay {
+		var d Delay
+		for _, arg := range call.Args {
+			d = d.or(a.delayOf(dc, arg))
+		}
+		return d
+	}
+	if tv, ok := a.info().Types[call.Fun]; ok && tv.IsType() {
+		return args() // a conversion: time.Duration(n)
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := a.info().Uses[id].(*types.Builtin); ok {
+			d := args()
+			if b.Name() == "min" {
+				d.Capped = true
+			}
+			return d
+		}
+	}
+	if a.isRandom(call) {
+		d := args()
+		d.Random = true
+		return d
+	}
+	fn := a.callee(call)
+	if fn == nil {
+		return Delay{Unknown: true}
+	}
+	switch {
+	case isPkgFunc(fn, "math", "Min"):
+		d := args()
+		d.Capped = true
+		return d
+	case funcPath(fn) == "math":
+		return args()
+	case isPkgFunc(fn, "time", "Duration"):
+		return args()
+	case recvNamed(fn) != nil && isDuration(recvNamed(fn)) && (fn.Name() == "Truncate" || fn.Name() == "Round"):
+		d := a.delayOf(dc, ast.Unparen(call.Fun).(*ast.SelectorExpr).X)
+		return d.or(args())
+	case strings.HasPrefix(funcPath(fn), "github.com/cenkalti/backoff"):
+		return Delay{Unknown: true}
+	}
+	if decl := a.decls[fn.Origin()]; decl != nil {
+		return a.helperDelay(dc, fn.Origin(), decl, call)
+	}
+	return Delay{Unknown: true}
+}
+
+// helperDelay resolves the duration a same-package function returns, with
+// its parameters bound to the delays of the arguments.
+func (a *checker) helperDelay(dc *delayCtx, fn *types.Func, decl *ast.FuncDecl, call *ast.CallExpr) Delay {
+	sig := fn.Type().(*types.Signature)
+	env := make(map[types.Object]Delay)
+	for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
+		env[sig.Params().At(i)] = a.delayOf(dc, call.Args[i])
+	}
+	// Params of the declaration are distinct objects from those of an
+	// instantiated signature; bind by position.
+	for i, obj := range fieldObjs(a, decl.Type.Params) {
+		if obj != nil && i < len(call.Args) {
+			env[obj] = a.delayOf(dc, call.Args[i])
+		}
+	}
+	fc := a.helperCtx(decl)
+	inner := &delayCtx{
+		fc: fc, start: decl.Body.Pos(), end: decl.Body.End(),
+		counters: map[types.Object]bool{}, env: env,
+		visiting: map[types.Object]bool{}, depth: dc.depth + 1,
+	}
+	res := durationResult(sig)
+	var d Delay
+	returns := 0
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if res < len(n.Results) {
+				d = d.or(a.delayOf(inner, n.Results[res]))
+				returns++
+			}
+		}
+		return true
+	})
+	if returns == 0 {
+		d.Unknown = true
+	}
+	if a.summarize(fn).random {
+		d.Random = true
+	}
+	if a.helperCaps(fc, decl.Body) {
+		d.Capped = true
+	}
+	// A method that keeps its state in fields (b.cur *= 2) grows from call
+	// to call.
+	for obj, list := range fc.assigns {
+		if v, ok := obj.(*types.Var); ok && v.IsField() && isDuration(v.Type()) {
+			for _, as := range list {
+				if as.tok == token.MUL_ASSIGN || as.tok == token.SHL_ASSIGN || as.tok == token.ADD_ASSIGN ||
+					as.tok == token.ASSIGN && as.rhs != nil && a.mentions(as.rhs, v) {
+					d.Grows = true
+				}
+			}
+		}
+	}
+	d.self = false
+	return d
+}
+
+// helperCaps reports whether a helper clamps what it computes: an if that
+// orders a duration against a limit and then sets it or returns, or that
+// sets a value it found too large (if n > maxExp { n = maxExp }).
+func (a *checker) helperCaps(fc *funcCtx, body *ast.BlockStmt) bool {
+	for _, s := range fc.ifs {
+		if s.Pos() < body.Pos() || s.End() > body.End() || !setsOrLeaves(s.Body) {
+			continue
+		}
+		found := false
+		ast.Inspect(s.Cond, func(n ast.Node) bool {
+			b, ok := n.(*ast.BinaryExpr)
+			if !ok || found {
+				return !found
+			}
+			switch b.Op {
+			case token.LSS, token.LEQ, token.GTR, token.GEQ:
+			default:
+				return true
+			}
+			for _, side := range []ast.Expr{b.X, b.Y} {
+				if t := a.typeOf(side); t != nil && (isDuration(t) || isFloat(t)) && a.info().Types[side].Value == nil {
+					found = true
+				}
+			}
+			big := b.X
+			if b.Op == token.LSS || b.Op == token.LEQ {
+				big = b.Y
+			}
+			if obj := objOfExpr(a, big); obj != nil && assigns(a, s.Body, obj) {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+func isFloat(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsFloat != 0
+}
+
+func objOfExpr(a *checker, e ast.Expr) types.Object {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return a.info().ObjectOf(e)
+	case *ast.SelectorExpr:
+		return a.info().ObjectOf(e.Sel)
+	}
+	return nil
+}
+
+func assigns(a *checker, b *ast.BlockStmt, obj types.Object) bool {
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok {
+			for _, l := range as.Lhs {
+				if a.refersTo(l, obj) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func setsOrLeaves(b *ast.BlockStmt) bool {
+	for _, s := range b.List {
+		switch s.(type) {
+		case *ast.AssignStmt, *ast.ReturnStmt:
+			return true
+		}
+	}
+	return false
+}
+
+func durationResult(sig *types.Signature) int {
+	for i := 0; i < sig.Results().Len(); i++ {
+		if isDuration(sig.Results().At(i).Type()) {
+			return i
+		}
+	}
+	return 0
+}
+
+func (a *checker) helperCtx(decl *ast.FuncDecl) *funcCtx {
+	if a.helpers == nil {
+		a.helpers = make(map[*ast.FuncDecl]*funcCtx)
+	}
+	if fc, ok := a.helpers[decl]; ok {
+		return fc
+	}
+	fc := a.newFuncCtx(decl, decl.Body)
+	a.helpers[decl] = fc
+	return fc
+}

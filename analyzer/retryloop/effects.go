@@ -1,0 +1,203 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// effects applies what a simple statement does to each path: the waits it
+// makes, the operations it performs and the error values it assigns.
+// skipRecv skips a top-level receive already handled as a select case.
+func (w *walker) effects(s ast.Stmt, in []*path, skipRecv bool) []*path {
+	waits := w.waitsIn(s, skipRecv)
+	if len(waits) > 0 {
+		for _, p := range in {
+			p.waits = append(p.waits, waits...)
+		}
+	}
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		w.assign(s.Lhs, s.Rhs, in)
+	case *ast.DeclStmt:
+		if gd, ok := s.Decl.(*ast.GenDecl); ok {
+			for _, spec := range gd.Specs {
+				if vs, ok := spec.(*ast.ValueSpec); ok && len(vs.Values) > 0 {
+					lhs := make([]ast.Expr, len(vs.Names))
+					for i, n := range vs.Names {
+						lhs[i] = n
+					}
+					w.assign(lhs, vs.Values, in)
+				}
+			}
+		}
+	}
+	return in
+}
+
+func (w *walker) assign(lhs, rhs []ast.Expr, in []*path) {
+	if len(rhs) == 1 {
+		if call, ok := ast.Unparen(rhs[0]).(*ast.CallExpr); ok {
+			if idx := w.a.errorResult(call); idx >= 0 && idx < len(lhs) {
+				w.assignCall(lhs, idx, call, in)
+				return
+			}
+		}
+	}
+	if len(lhs) != len(rhs) {
+		return
+	}
+	for i, l := range lhs {
+		key := w.errKey(l)
+		if key == nil {
+			continue
+		}
+		r := ast.Unparen(rhs[i])
+		for _, p := range in {
+			switch {
+			case isNilIdent(r):
+				p.errs[key] = errFact{op: p.last, state: errNil}
+			case w.errKey(r) != nil:
+				if fact, ok := p.errs[w.errKey(r)]; ok {
+					p.errs[key] = fact
+				} else {
+					delete(p.errs, key)
+				}
+			default:
+				// fmt.Errorf(...), a wrapped error: a failure of the last
+				// operation.
+				p.errs[key] = errFact{op: p.last, state: errNonNil}
+			}
+		}
+	}
+}
+
+func (w *walker) assignCall(lhs []ast.Expr, idx int, call *ast.CallExpr, in []*path) {
+	key := w.errKey(lhs[idx])
+	if w.a.isErrorConstructor(call) {
+		if key != nil {
+			for _, p := range in {
+				p.errs[key] = errFact{op: p.last, state: errNonNil}
+			}
+		}
+		return
+	}
+	if kind, _, _, ok := w.a.waitCall(call); ok && kind != "" {
+		if key != nil {
+			for _, p := range in {
+				p.errs[key] = errFact{wait: true}
+			}
+		}
+		return
+	}
+	if key == nil {
+		return // the error is discarded: not an operation we can follow
+	}
+	for _, p := range in {
+		p.last = call
+		p.http, p.grpc = allCodes(), allGRPC()
+		p.errs[key] = errFact{op: call}
+	}
+}
+
+// waitsIn finds the waits a simple statement makes, without entering
+// function literals.
+func (w *walker) waitsIn(s ast.Stmt, skipRecv bool) []*Wait {
+	var out []*Wait
+	var top ast.Expr
+	if skipRecv {
+		if r := recvOf(s); r != nil {
+			top = r
+		}
+	}
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW && n.X != top {
+				if wt := w.recvWait(n.X, s); wt != nil {
+					out = append(out, wt)
+					return false
+				}
+			}
+		case *ast.CallExpr:
+			if kind, delay, aware, ok := w.a.waitCall(n); ok {
+				wt := &Wait{Kind: kind, Node: n, Stmt: s, Delay: delay, ContextAware: aware}
+				out = append(out, wt)
+				return false
+			}
+		}
+		return true
+	})
+	for _, wt := range out {
+		wt.Source = w.delay(wt.Delay)
+	}
+	return out
+}
+
+// recvWait recognises a receive that waits: <-time.After(d), <-t.C of a
+// timer or ticker, <-clock.After(d), or a channel made by time.After.
+func (w *walker) recvWait(x ast.Expr, s ast.Stmt) *Wait {
+	mk := func(kind WaitKind, delay ast.Expr) *Wait {
+		wt := &Wait{Kind: kind, Node: x, Stmt: s, Delay: delay}
+		wt.Source = w.delay(delay)
+		return wt
+	}
+	switch x := ast.Unparen(x).(type) {
+	case *ast.CallExpr:
+		fn := w.a.callee(x)
+		switch {
+		case isPkgFunc(fn, "time", "After") && len(x.Args) == 1:
+			return mk(WaitAfter, x.Args[0])
+		case isPkgFunc(fn, "time", "Tick") && len(x.Args) == 1:
+			return mk(WaitTicker, x.Args[0])
+		case fn != nil && fn.Name() == "After" && funcPath(fn) != "time" && len(x.Args) >= 1 && isDuration(w.a.typeOf(x.Args[len(x.Args)-1])):
+			return mk(WaitClock, x.Args[len(x.Args)-1])
+		}
+	case *ast.SelectorExpr:
+		if x.Sel.Name != "C" {
+			return nil
+		}
+		obj := w.objOf(x.X)
+		if obj == nil {
+			return nil
+		}
+		switch {
+		case isNamed(obj.Type(), "time", "Timer"):
+			return mk(WaitTimer, w.fc.timerDelay(obj, w.lc, w.a))
+		case isNamed(obj.Type(), "time", "Ticker"):
+			return mk(WaitTicker, w.fc.timerDelay(obj, w.lc, w.a))
+		}
+	case *ast.Ident:
+		obj := w.info().ObjectOf(x)
+		if obj == nil || !isTimeChan(obj.Type()) {
+			return nil
+		}
+		for _, as := range w.fc.assigns[obj] {
+			if call, ok := ast.Unparen(as.rhs).(*ast.CallExpr); ok && len(call.Args) == 1 {
+				fn := w.a.callee(call)
+				if isPkgFunc(fn, "time", "After") {
+					return mk(WaitAfter, call.Args[0])
+				}
+				if isPkgFunc(fn, "time", "Tick") {
+					return mk(WaitTicker, call.Args[0])
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// objOf returns the variable or field an expression names, or nil.
+func (w *walker) objOf(e ast.Expr) types.Object {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return w.info().ObjectOf(e)
+	case *ast.SelectorExpr:
+		if v, ok := w.info().ObjectOf(e.Sel).(*types.Var); ok {
+			return v
+		}
+	}
+	return nil
+}

@@ -1,0 +1,615 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// assignment is one write to a variable or field.
+type assignment struct {
+	tok token.Token // token.DEFINE, token.ASSIGN, token.MUL_ASSIGN, ..., token.INC, token.RANGE
+	rhs ast.Expr    // nil for ++, --, range keys and tuple results it cannot split
+	pos token.Pos
+}
+
+// funcCtx is what the analysis knows about one function body.
+type funcCtx struct {
+	fn      ast.Node
+	body    *ast.BlockStmt
+	obj     *types.Func // nil for function literals
+	sig     *types.Signature
+	assigns map[types.Object][]assignment
+	resets  map[types.Object][]*ast.CallExpr // t.Reset(d)
+	labels  map[ast.Stmt]string
+	gotos   map[string][]*ast.BranchStmt
+	ifs     []*ast.IfStmt
+}
+
+func (a *checker) newFuncCtx(fn ast.Node, body *ast.BlockStmt) *funcCtx {
+	fc := &funcCtx{
+		fn:      fn,
+		body:    body,
+		assigns: make(map[types.Object][]assignment),
+		resets:  make(map[types.Object][]*ast.CallExpr),
+		labels:  make(map[ast.Stmt]string),
+		gotos:   make(map[string][]*ast.BranchStmt),
+	}
+	info := a.info()
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		fc.obj, _ = info.Defs[fn.Name].(*types.Func)
+		if fc.obj != nil {
+			fc.sig, _ = fc.obj.Type().(*types.Signature)
+		}
+	case *ast.FuncLit:
+		fc.sig, _ = info.TypeOf(fn).(*types.Signature)
+	}
+	objOf := func(e ast.Expr) types.Object {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return info.ObjectOf(e)
+		case *ast.SelectorExpr:
+			if v, ok := info.ObjectOf(e.Sel).(*types.Var); ok {
+				return v
+			}
+		case *ast.StarExpr:
+			return nil
+		}
+		return nil
+	}
+	add := func(e ast.Expr, as assignment) {
+		if obj := objOf(e); obj != nil {
+			fc.assigns[obj] = append(fc.assigns[obj], as)
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				var rhs ast.Expr
+				if len(n.Rhs) == len(n.Lhs) {
+					rhs = n.Rhs[i]
+				} else if len(n.Rhs) == 1 {
+					rhs = n.Rhs[0]
+				}
+				add(l, assignment{tok: n.Tok, rhs: rhs, pos: n.Pos()})
+			}
+		case *ast.IncDecStmt:
+			add(n.X, assignment{tok: n.Tok, pos: n.Pos()})
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				var rhs ast.Expr
+				if len(n.Values) == len(n.Names) {
+					rhs = n.Values[i]
+				} else if len(n.Values) == 1 {
+					rhs = n.Values[0]
+				}
+				add(name, assignment{tok: token.DEFINE, rhs: rhs, pos: name.Pos()})
+			}
+		case *ast.RangeStmt:
+			if n.Key != nil {
+				add(n.Key, assignment{tok: token.RANGE, pos: n.Pos()})
+			}
+			if n.Value != nil {
+				add(n.Value, assignment{tok: token.RANGE, pos: n.Pos()})
+			}
+		case *ast.LabeledStmt:
+			fc.labels[n.Stmt] = n.Label.Name
+		case *ast.BranchStmt:
+			if n.Tok == token.GOTO && n.Label != nil {
+				fc.gotos[n.Label.Name] = append(fc.gotos[n.Label.Name], n)
+			}
+		case *ast.IfStmt:
+			fc.ifs = append(fc.ifs, n)
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Reset" && len(n.Args) == 1 {
+				if obj := objOf(sel.X); obj != nil && (isNamed(obj.Type(), "time", "Timer") || isNamed(obj.Type(), "time", "Ticker")) {
+					fc.resets[obj] = append(fc.resets[obj], n)
+				}
+			}
+		}
+		return true
+	})
+	return fc
+}
+
+// boolDef returns the expression a boolean variable was last set to before
+// its use at id, or nil.
+func (fc *funcCtx) boolDef(id *ast.Ident, info *types.Info) ast.Expr {
+	obj := info.ObjectOf(id)
+	if obj == nil || !isBool(obj.Type()) {
+		return nil
+	}
+	var best *assignment
+	for i, as := range fc.assigns[obj] {
+		if as.pos < id.Pos() && (best == nil || as.pos > best.pos) {
+			best = &fc.assigns[obj][i]
+		}
+	}
+	if best == nil || best.rhs == nil || best.tok != token.DEFINE && best.tok != token.ASSIGN {
+		return nil
+	}
+	return best.rhs
+}
+
+// timerDelay returns the delay a timer or ticker waits in the loop: the
+// argument of a Reset inside it, else of the NewTimer/NewTicker call.
+func (fc *funcCtx) timerDelay(obj types.Object, lc *loopCtx, a *checker) ast.Expr {
+	for _, r := range fc.resets[obj] {
+		if lc.contains(r.Pos()) {
+			return r.Args[0]
+		}
+	}
+	for _, as := range fc.assigns[obj] {
+		if call, ok := ast.Unparen(as.rhs).(*ast.CallExpr); ok && len(call.Args) == 1 {
+			if isPkgFunc(a.callee(call), "time", "NewTimer", "NewTicker") {
+				return call.Args[0]
+			}
+		}
+	}
+	return nil
+}
+
+// loopCtx describes the loop being analysed.
+type loopCtx struct {
+	mode       mode
+	label      string
+	start, end token.Pos
+	counters   map[types.Object]bool
+}
+
+func (lc *loopCtx) contains(p token.Pos) bool { return lc.start <= p && p < lc.end }
+
+// countersIn finds the integer variables that change from one attempt to
+// the next inside [start, end): i++, n += 1, n = n + 1.
+func (fc *funcCtx) countersIn(lc *loopCtx) {
+	lc.counters = make(map[types.Object]bool)
+	for obj, list := range fc.assigns {
+		if !isInteger(obj.Type()) || isDuration(obj.Type()) {
+			continue
+		}
+		for _, as := range list {
+			if !lc.contains(as.pos) {
+				continue
+			}
+			switch as.tok {
+			case token.INC, token.DEC, token.ADD_ASSIGN, token.SUB_ASSIGN:
+				lc.counters[obj] = true
+			case token.ASSIGN:
+				if b, ok := ast.Unparen(as.rhs).(*ast.BinaryExpr); ok && (b.Op == token.ADD || b.Op == token.SUB) {
+					lc.counters[obj] = true
+				}
+			}
+		}
+	}
+}
+
+func (a *checker) forLoop(fc *funcCtx, s *ast.ForStmt) *Loop {
+	lc := &loopCtx{mode: modeFor, label: fc.labels[s], start: s.Pos(), end: s.End()}
+	fc.countersIn(lc)
+	w := &walker{a: a, fc: fc, lc: lc}
+	in := []*path{newPath()}
+	if s.Init != nil {
+		in = w.stmt(s.Init, in, scope{})
+	}
+	body := in
+	if s.Cond != nil {
+		var f []*path
+		body, f = w.cond(s.Cond, in, 0)
+		w.exit(f, s)
+	}
+	out := w.stmts(s.Body.List, body, scope{})
+	w.round(out, s.Body)
+	// The condition is tested again after a round: a loop like
+	// `for err != nil` or `for !done` is left there on success.
+	if s.Cond != nil && a.condTracksOutcome(fc, lc, s.Cond) {
+		var again []*path
+		for _, r := range w.rounds {
+			again = append(again, r.p.clone())
+		}
+		if s.Post != nil {
+			again = w.stmt(s.Post, again, scope{})
+		}
+		_, f := w.cond(s.Cond, again, 0)
+		w.exit(f, s)
+	}
+	form := FormCounter
+	switch {
+	case s.Cond == nil:
+		form = FormInfinite
+	case a.condTestsError(s.Cond):
+		form = FormErrCond
+	case s.Init == nil && s.Post == nil:
+		form = FormCond
+	}
+	l := a.finish(w, form, s, s.For)
+	if l != nil && s.Cond != nil {
+		if b := a.condBound(fc, lc, s.Cond); b != BoundNone {
+			l.Bound = b
+		}
+	}
+	return l
+}
+
+func (a *checker) rangeLoop(fc *funcCtx, s *ast.RangeStmt) *Loop {
+	if t := a.typeOf(s.X); t == nil || !isInteger(t) {
+		return nil // ranging over a collection tries alternatives, it does not retry
+	}
+	lc := &loopCtx{mode: modeFor, label: fc.labels[s], start: s.Pos(), end: s.End()}
+	fc.countersIn(lc)
+	if s.Key != nil {
+		if obj := a.info().ObjectOf(identOf(s.Key)); obj != nil {
+			lc.counters[obj] = true
+		}
+	}
+	w := &walker{a: a, fc: fc, lc: lc}
+	out := w.stmts(s.Body.List, []*path{newPath()}, scope{})
+	w.round(out, s.Body)
+	l := a.finish(w, FormRange, s, s.For)
+	if l != nil {
+		l.Bound = BoundAttempts
+	}
+	return l
+}
+
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	if id == nil {
+		return &ast.Ident{Name: "_"}
+	}
+	return id
+}
+
+// gotoLoops finds `label: ... goto label` loops in a block.
+func (a *checker) gotoLoops(fc *funcCtx, b *ast.BlockStmt) []*Loop {
+	var loops []*Loop
+	for i, st := range b.List {
+		ls, ok := st.(*ast.LabeledStmt)
+		if !ok {
+			continue
+		}
+		back := false
+		for _, g := range fc.gotos[ls.Label.Name] {
+			if g.Pos() > ls.Pos() && g.End() <= b.End() {
+				back = true
+			}
+		}
+		if !back {
+			continue
+		}
+		lc := &loopCtx{mode: modeGoto, label: ls.Label.Name, start: ls.Pos(), end: b.End()}
+		fc.countersIn(lc)
+		w := &walker{a: a, fc: fc, lc: lc}
+		region := append([]ast.Stmt{ls.Stmt}, b.List[i+1:]...)
+		out := w.stmts(region, []*path{newPath()}, scope{})
+		w.exit(out, b)
+		if l := a.finish(w, FormGoto, ls, ls.Pos()); l != nil {
+			loops = append(loops, l)
+		}
+	}
+	return loops
+}
+
+// recursion finds a function that retries by calling itself.
+func (a *checker) recursion(fc *funcCtx) *Loop {
+	if fc.obj == nil {
+		return nil
+	}
+	var self []*ast.CallExpr
+	ast.Inspect(fc.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
+			return false
+		case *ast.CallExpr:
+			if fn := a.callee(n); fn != nil && fn.Origin() == fc.obj {
+				self = append(self, n)
+			}
+		}
+		return true
+	})
+	if len(self) == 0 {
+		return nil
+	}
+	lc := &loopCtx{mode: modeRecursion, start: fc.body.Pos(), end: fc.body.End()}
+	fc.countersIn(lc)
+	// A parameter passed on changed (attempt+1, n-1) counts the attempts.
+	if fd, ok := fc.fn.(*ast.FuncDecl); ok {
+		params := fieldObjs(a, fd.Type.Params)
+		for _, call := range self {
+			for i, arg := range call.Args {
+				if i < len(params) && params[i] != nil {
+					if id, ok := ast.Unparen(arg).(*ast.Ident); !ok || a.info().ObjectOf(id) != params[i] {
+						lc.counters[params[i]] = true
+					}
+				}
+			}
+		}
+	}
+	w := &walker{a: a, fc: fc, lc: lc}
+	out := w.stmts(fc.body.List, []*path{newPath()}, scope{})
+	w.exit(out, fc.body)
+	var pos token.Pos
+	for _, r := range w.rounds {
+		if r.p.failedOp() != nil {
+			pos = firstSelfCall(a, r.node, fc.obj)
+			break
+		}
+	}
+	if pos == token.NoPos {
+		return nil
+	}
+	l := a.finish(w, FormRecursion, nil, pos)
+	if l != nil {
+		for _, c := range self {
+			if c.Pos() == pos {
+				l.Node = c
+			}
+		}
+	}
+	return l
+}
+
+func firstSelfCall(a *checker, n ast.Node, self *types.Func) token.Pos {
+	pos := token.NoPos
+	ast.Inspect(n, func(n ast.Node) bool {
+		if pos.IsValid() {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			if fn := a.callee(call); fn != nil && fn.Origin() == self {
+				pos = call.Pos()
+			}
+		}
+		return true
+	})
+	return pos
+}
+
+func fieldObjs(a *checker, fl *ast.FieldList) []types.Object {
+	var out []types.Object
+	if fl == nil {
+		return nil
+	}
+	for _, f := range fl.List {
+		if len(f.Names) == 0 {
+			out = append(out, nil)
+		}
+		for _, n := range f.Names {
+			out = append(out, a.info().Defs[n])
+		}
+	}
+	return out
+}
+
+// finish turns the walked paths into a Loop, or nil if the loop does not
+// retry: some failure must go round and some success must leave.
+func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Loop {
+	var ops []*ast.CallExpr
+	var failing []*path
+	for _, r := range w.rounds {
+		if op := r.p.failedOp(); op != nil {
+			failing = append(failing, r.p)
+			if !containsCall(ops, op) {
+				ops = append(ops, op)
+			}
+		}
+	}
+	if len(failing) == 0 {
+		return nil
+	}
+	leaves := false
+	for _, e := range w.exits {
+		if e.p.succeeded() {
+			leaves = true
+			break
+		}
+	}
+	if !leaves {
+		return nil
+	}
+	if a.failover(w.lc, ops) {
+		return nil
+	}
+	l := &Loop{Form: form, Node: node, Pos: pos, Func: w.fc.fn, Ops: ops}
+	if node == nil {
+		l.Node = w.fc.fn
+	}
+	seen := map[ast.Node]bool{}
+	addWait := func(wt *Wait) {
+		if !seen[wt.Node] {
+			seen[wt.Node] = true
+			l.Waits = append(l.Waits, wt)
+		}
+	}
+	for _, p := range failing {
+		for _, wt := range p.waits {
+			addWait(wt)
+		}
+	}
+	for _, e := range w.exits {
+		if e.p.guard == guardBound && l.Bound == BoundNone {
+			l.Bound = e.p.bound
+		}
+	}
+	for _, ev := range append(append([]event(nil), w.rounds...), w.exits...) {
+		if ev.p.classified {
+			l.Classified = true
+		}
+	}
+	for _, p := range failing {
+		if codes := p.http.permanent(); p.http.narrowed && len(codes) > 0 {
+			l.Permanent = addUnique(l.Permanent, "HTTP "+joinInts(codes))
+		}
+		if codes := p.grpc.permanent(); p.grpc.narrowed && len(codes) > 0 {
+			for _, c := range codes {
+				l.Permanent = addUnique(l.Permanent, "gRPC "+c)
+			}
+		}
+		op := p.failedOp()
+		if p.breakerOpen || !p.breakerExcluded && op != nil && a.isBreakerCall(op) && !p.http.narrowed && !p.grpc.narrowed {
+			l.Permanent = addUnique(l.Permanent, "the circuit breaker's open error")
+		}
+	}
+	l.Context = a.contextInScope(pos)
+	return l
+}
+
+func containsCall(list []*ast.CallExpr, c *ast.CallExpr) bool {
+	for _, x := range list {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// failover reports whether the operations index by the attempt counter:
+// trying the next address of a list is not a retry of the same call.
+func (a *checker) failover(lc *loopCtx, ops []*ast.CallExpr) bool {
+	for _, op := range ops {
+		found := false
+		ast.Inspect(op, func(n ast.Node) bool {
+			if ix, ok := n.(*ast.IndexExpr); ok {
+				ast.Inspect(ix.Index, func(m ast.Node) bool {
+					if id, ok := m.(*ast.Ident); ok && lc.counters[a.info().ObjectOf(id)] {
+						found = true
+					}
+					return true
+				})
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// contextInScope returns a context.Context variable visible at pos.
+func (a *checker) contextInScope(pos token.Pos) *types.Var {
+	pkg := a.pass.Pkg.Scope()
+	for s := pkg.Innermost(pos); s != nil && s != pkg && s != types.Universe; s = s.Parent() {
+		var best *types.Var
+		for _, name := range s.Names() {
+			if v, ok := s.Lookup(name).(*types.Var); ok && isContext(v.Type()) && v.Pos() < pos && name != "_" {
+				if best == nil || name == "ctx" {
+					best = v
+				}
+			}
+		}
+		if best != nil {
+			return best
+		}
+	}
+	return nil
+}
+
+// condTracksOutcome reports whether a loop condition can change with the
+// outcome of an attempt: it tests an error, or a variable set in the body.
+func (a *checker) condTracksOutcome(fc *funcCtx, lc *loopCtx, cond ast.Expr) bool {
+	if a.condTestsError(cond) {
+		return true
+	}
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if obj := a.info().ObjectOf(id); obj != nil && !lc.counters[obj] {
+				for _, as := range fc.assigns[obj] {
+					if lc.contains(as.pos) {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (a *checker) condTestsError(cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok && !found {
+			if t := a.typeOf(e); t != nil && isError(t) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// condBound says what a loop condition bounds: an attempt counter, a
+// deadline, the context, or an outside flag (taken as a stop signal).
+func (a *checker) condBound(fc *funcCtx, lc *loopCtx, cond ast.Expr) BoundKind {
+	kind := BoundNone
+	set := func(k BoundKind) {
+		if kind == BoundNone {
+			kind = k
+		}
+	}
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
+				rt := a.typeOf(sel.X)
+				switch {
+				case isContext(rt):
+					set(BoundContext)
+					return false
+				case isTimeish(rt):
+					set(BoundDeadline)
+					return false
+				}
+			}
+			if a.callReturnsBool(n) && !a.callInspectsError(n) {
+				set(BoundContext)
+			}
+			return false
+		case *ast.BinaryExpr:
+			switch n.Op {
+			case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
+				tx, ty := a.typeOf(n.X), a.typeOf(n.Y)
+				switch {
+				case isTimeish(tx) || isTimeish(ty):
+					set(BoundDeadline)
+				case tx != nil && ty != nil && isInteger(tx) && isInteger(ty):
+					set(BoundAttempts)
+				}
+			}
+		case *ast.Ident:
+			obj := a.info().ObjectOf(n)
+			if v, ok := obj.(*types.Var); ok && isBool(v.Type()) {
+				inBody := false
+				for _, as := range fc.assigns[v] {
+					if lc.contains(as.pos) {
+						inBody = true
+					}
+				}
+				if !inBody {
+					set(BoundContext)
+				}
+			}
+		case *ast.SelectorExpr:
+			if v, ok := a.info().ObjectOf(n.Sel).(*types.Var); ok && isBool(v.Type()) {
+				set(BoundContext)
+			}
+			return false
+		}
+		return true
+	})
+	return kind
+}
+
+func (a *checker) callReturnsBool(call *ast.CallExpr) bool { return isBool(a.typeOf(call)) }
+
+func (a *checker) callInspectsError(call *ast.CallExpr) bool {
+	for _, arg := range call.Args {
+		if t := a.typeOf(arg); t != nil && isError(t) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,520 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// maxPaths bounds the number of paths followed through one loop body; a
+// body with more branches than that is followed only in part.
+const maxPaths = 256
+
+type errState int8
+
+const (
+	errUnknown errState = iota
+	errNil
+	errNonNil
+)
+
+// errFact is what a path knows about one error value.
+type errFact struct {
+	op    *ast.CallExpr // the operation that produced it, nil if none
+	state errState
+	wait  bool // produced by a wait (a context-aware sleep helper)
+}
+
+type guard int8
+
+const (
+	guardNone  guard = iota
+	guardError       // the last branch taken tested the failure
+	guardBound       // the last branch taken tested a bound
+)
+
+// path is what is known along one path through a loop body in one
+// iteration.
+type path struct {
+	errs            map[any]errFact // key: types.Object or *ast.CallExpr
+	last            *ast.CallExpr   // the most recent operation
+	http            codeSet
+	grpc            grpcSet
+	classified      bool
+	guard           guard
+	bound           BoundKind // the kind of the last bound tested
+	breakerOpen     bool      // the failure is known to be a breaker-open error
+	breakerExcluded bool      // the failure is known not to be one
+	waits           []*Wait
+}
+
+func newPath() *path {
+	return &path{errs: map[any]errFact{}, http: allCodes(), grpc: allGRPC()}
+}
+
+func (p *path) clone() *path {
+	q := *p
+	q.errs = make(map[any]errFact, len(p.errs))
+	for k, v := range p.errs {
+		q.errs[k] = v
+	}
+	q.waits = append([]*Wait(nil), p.waits...)
+	return &q
+}
+
+// failedOp returns the operation known to have failed on this path, or nil.
+func (p *path) failedOp() *ast.CallExpr {
+	if p.last != nil {
+		for _, f := range p.errs {
+			if f.op == p.last && f.state == errNonNil && !f.wait {
+				return p.last
+			}
+		}
+		if p.http.narrowed && !p.http.hasSuccess() {
+			return p.last
+		}
+		if p.grpc.narrowed && !p.grpc.has(0) {
+			return p.last
+		}
+	}
+	for _, f := range p.errs {
+		if f.op != nil && f.state == errNonNil && !f.wait {
+			return f.op
+		}
+	}
+	return nil
+}
+
+// succeeded reports whether the most recent operation is known to have
+// succeeded on this path, and the path did not just leave because of a bound.
+func (p *path) succeeded() bool {
+	if p.last == nil || p.guard == guardBound {
+		return false
+	}
+	if p.http.narrowed && !p.http.hasSuccess() || p.grpc.narrowed && !p.grpc.has(0) {
+		return false
+	}
+	ok := false
+	for _, f := range p.errs {
+		if f.op == p.last && !f.wait {
+			switch f.state {
+			case errNonNil:
+				return false
+			case errNil:
+				ok = true
+			}
+		}
+	}
+	return ok || p.http.narrowed && p.http.hasSuccess()
+}
+
+// mode says what ends an iteration of the loop being walked.
+type mode int8
+
+const (
+	modeFor mode = iota
+	modeGoto
+	modeRecursion
+)
+
+// event is a path reaching a point where the loop goes round or is left.
+type event struct {
+	p    *path
+	node ast.Node
+}
+
+// walker follows the paths through one loop body.
+type walker struct {
+	a      *checker
+	fc     *funcCtx
+	lc     *loopCtx
+	rounds []event
+	exits  []event
+}
+
+// scope tells the walker where break and continue go.
+type scope struct {
+	loopDepth   int // enclosing loops inside the analysed loop
+	breakDepth  int // enclosing breakables (loops, switch, select) inside it
+	breakSink   *[]*path
+	contSink    *[]*path
+	innerLabels map[string]bool
+}
+
+func (w *walker) info() *types.Info { return w.a.info() }
+
+func (w *walker) stmts(list []ast.Stmt, in []*path, sc scope) []*path {
+	for _, s := range list {
+		if len(in) == 0 {
+			return nil
+		}
+		in = w.stmt(s, in, sc)
+	}
+	return in
+}
+
+func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
+	if len(in) > maxPaths {
+		in = in[:maxPaths]
+	}
+	switch s := s.(type) {
+	case *ast.BlockStmt:
+		return w.stmts(s.List, in, sc)
+	case *ast.LabeledStmt:
+		if sc.innerLabels == nil {
+			sc.innerLabels = map[string]bool{}
+		} else {
+			m := make(map[string]bool, len(sc.innerLabels)+1)
+			for k := range sc.innerLabels {
+				m[k] = true
+			}
+			sc.innerLabels = m
+		}
+		sc.innerLabels[s.Label.Name] = true
+		return w.stmt(s.Stmt, in, sc)
+	case *ast.ExprStmt:
+		if call, ok := ast.Unparen(s.X).(*ast.CallExpr); ok && w.a.isTerminal(call) {
+			return nil
+		}
+		if w.selfCall(s) {
+			w.round(in, s)
+			return nil
+		}
+		return w.simple(s, in)
+	case *ast.AssignStmt:
+		if w.selfCall(s) {
+			w.round(in, s)
+			return nil
+		}
+		return w.simple(s, in)
+	case *ast.DeclStmt, *ast.IncDecStmt, *ast.SendStmt:
+		return w.simple(s, in)
+	case *ast.ReturnStmt:
+		if w.selfCall(s) {
+			w.round(in, s)
+			return nil
+		}
+		in = w.simple(s, in)
+		w.exit(in, s)
+		return nil
+	case *ast.BranchStmt:
+		return w.branch(s, in, sc)
+	case *ast.IfStmt:
+		if s.Init != nil {
+			in = w.stmt(s.Init, in, sc)
+		}
+		t, f := w.cond(s.Cond, in, 0)
+		out := w.stmts(s.Body.List, t, sc)
+		if s.Else != nil {
+			out = append(out, w.stmt(s.Else, f, sc)...)
+		} else {
+			out = append(out, f...)
+		}
+		return out
+	case *ast.SwitchStmt:
+		return w.switchStmt(s, in, sc)
+	case *ast.TypeSwitchStmt:
+		return w.typeSwitch(s, in, sc)
+	case *ast.SelectStmt:
+		return w.selectStmt(s, in, sc)
+	case *ast.ForStmt, *ast.RangeStmt:
+		return w.innerLoop(s, in, sc)
+	case *ast.GoStmt, *ast.DeferStmt, *ast.EmptyStmt:
+		return in
+	}
+	return in
+}
+
+// selfCall reports whether, in the recursion form, a statement calls the
+// function being analysed.
+func (w *walker) selfCall(s ast.Stmt) bool {
+	if w.lc.mode != modeRecursion {
+		return false
+	}
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if fn := w.a.callee(n); fn != nil && fn.Origin() == w.fc.obj {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+func (w *walker) round(in []*path, n ast.Node) {
+	for _, p := range in {
+		w.rounds = append(w.rounds, event{p, n})
+	}
+}
+
+func (w *walker) exit(in []*path, n ast.Node) {
+	for _, p := range in {
+		w.exits = append(w.exits, event{p, n})
+	}
+}
+
+func (w *walker) branch(s *ast.BranchStmt, in []*path, sc scope) []*path {
+	label := ""
+	if s.Label != nil {
+		label = s.Label.Name
+	}
+	switch s.Tok {
+	case token.BREAK:
+		switch {
+		case label == "" && sc.breakDepth > 0, label != "" && sc.innerLabels[label]:
+			if sc.breakSink != nil {
+				*sc.breakSink = append(*sc.breakSink, in...)
+			}
+		default:
+			w.exit(in, s)
+		}
+	case token.CONTINUE:
+		switch {
+		case label == "" && sc.loopDepth > 0, label != "" && sc.innerLabels[label]:
+			if sc.contSink != nil {
+				*sc.contSink = append(*sc.contSink, in...)
+			}
+		case label == "" || label == w.lc.label:
+			if w.lc.mode == modeFor {
+				w.round(in, s)
+			} else {
+				w.exit(in, s)
+			}
+		default:
+			w.exit(in, s)
+		}
+	case token.GOTO:
+		if w.lc.mode == modeGoto && label == w.lc.label {
+			w.round(in, s)
+		} else {
+			w.exit(in, s)
+		}
+	case token.FALLTHROUGH:
+		return in
+	}
+	return nil
+}
+
+func (w *walker) nested(sc scope, loop bool) (scope, *[]*path, *[]*path) {
+	var brk, cont []*path
+	inner := sc
+	inner.breakDepth++
+	inner.breakSink = &brk
+	if loop {
+		inner.loopDepth++
+		inner.contSink = &cont
+	}
+	return inner, &brk, &cont
+}
+
+func (w *walker) switchStmt(s *ast.SwitchStmt, in []*path, sc scope) []*path {
+	if s.Init != nil {
+		in = w.stmt(s.Init, in, sc)
+	}
+	inner, brk, _ := w.nested(sc, false)
+	var out []*path
+	rest := in
+	var dflt *ast.CaseClause
+	for _, c := range s.Body.List {
+		cc := c.(*ast.CaseClause)
+		if cc.List == nil {
+			dflt = cc
+			continue
+		}
+		var t []*path
+		t, rest = w.caseCond(s.Tag, cc.List, rest)
+		out = append(out, w.stmts(cc.Body, t, inner)...)
+	}
+	if dflt != nil {
+		out = append(out, w.stmts(dflt.Body, rest, inner)...)
+	} else {
+		out = append(out, rest...)
+	}
+	return append(out, *brk...)
+}
+
+// caseCond splits paths on one case clause: those where one of the values
+// matches, and those where none does.
+func (w *walker) caseCond(tag ast.Expr, values []ast.Expr, in []*path) (t, f []*path) {
+	f = in
+	for _, v := range values {
+		var tt []*path
+		if tag != nil {
+			tt, f = w.compare(tag, token.EQL, v, f, 0)
+		} else {
+			tt, f = w.cond(v, f, 0)
+		}
+		t = append(t, tt...)
+	}
+	return t, f
+}
+
+func (w *walker) typeSwitch(s *ast.TypeSwitchStmt, in []*path, sc scope) []*path {
+	if s.Init != nil {
+		in = w.stmt(s.Init, in, sc)
+	}
+	var x ast.Expr
+	switch a := s.Assign.(type) {
+	case *ast.AssignStmt:
+		x = a.Rhs[0].(*ast.TypeAssertExpr).X
+	case *ast.ExprStmt:
+		x = a.X.(*ast.TypeAssertExpr).X
+	}
+	onErr := isError(w.a.typeOf(x))
+	inner, brk, _ := w.nested(sc, false)
+	var out []*path
+	for _, c := range s.Body.List {
+		cc := c.(*ast.CaseClause)
+		paths := make([]*path, 0, len(in))
+		for _, p := range in {
+			q := p.clone()
+			if onErr {
+				q.classified = true
+				q.guard = guardError
+				open := false
+				for _, t := range cc.List {
+					if w.a.isBreakerOpen(t) {
+						open = true
+					}
+				}
+				switch {
+				case open:
+					q.breakerOpen = true
+				case cc.List != nil && !isNilIdent(cc.List[0]):
+					q.breakerExcluded = true
+				}
+			}
+			paths = append(paths, q)
+		}
+		out = append(out, w.stmts(cc.Body, paths, inner)...)
+	}
+	if !hasDefault(s.Body) {
+		out = append(out, in...)
+	}
+	return append(out, *brk...)
+}
+
+func hasDefault(b *ast.BlockStmt) bool {
+	for _, c := range b.List {
+		switch c := c.(type) {
+		case *ast.CaseClause:
+			if c.List == nil {
+				return true
+			}
+		case *ast.CommClause:
+			if c.Comm == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isNilIdent(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && id.Name == "nil"
+}
+
+func (w *walker) selectStmt(s *ast.SelectStmt, in []*path, sc scope) []*path {
+	inner, brk, _ := w.nested(sc, false)
+	ctxAware := false
+	for _, c := range s.Body.List {
+		if cc := c.(*ast.CommClause); cc.Comm != nil && w.a.ctxDone(recvOf(cc.Comm)) {
+			ctxAware = true
+		}
+	}
+	var out []*path
+	for _, c := range s.Body.List {
+		cc := c.(*ast.CommClause)
+		paths := make([]*path, 0, len(in))
+		for _, p := range in {
+			paths = append(paths, p.clone())
+		}
+		if cc.Comm != nil {
+			recv := recvOf(cc.Comm)
+			switch {
+			case recv == nil:
+			case w.a.ctxDone(recv):
+				for _, p := range paths {
+					p.guard, p.bound = guardBound, BoundContext
+				}
+			default:
+				if wt := w.recvWait(recv, cc.Comm); wt != nil {
+					wt.Select = true
+					wt.ContextAware = ctxAware
+					for _, p := range paths {
+						p.waits = append(p.waits, wt)
+					}
+				} else if !isTimeChan(w.a.typeOf(recv)) {
+					// Any other channel (a stop or done channel, a
+					// result) ends the wait from outside the loop.
+					for _, p := range paths {
+						p.guard, p.bound = guardBound, BoundContext
+					}
+				}
+			}
+			paths = w.effects(cc.Comm, paths, true)
+		}
+		out = append(out, w.stmts(cc.Body, paths, inner)...)
+	}
+	return append(out, *brk...)
+}
+
+func isTimeChan(t types.Type) bool {
+	c, ok := t.(*types.Chan)
+	return ok && isNamed(c.Elem(), "time", "Time")
+}
+
+// recvOf returns the channel expression a select case receives from.
+func recvOf(s ast.Stmt) ast.Expr {
+	var e ast.Expr
+	switch s := s.(type) {
+	case *ast.ExprStmt:
+		e = s.X
+	case *ast.AssignStmt:
+		if len(s.Rhs) == 1 {
+			e = s.Rhs[0]
+		}
+	}
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+		return u.X
+	}
+	return nil
+}
+
+// innerLoop follows a loop nested in the analysed one: its body may run or
+// not, and its break and continue stay inside it.
+func (w *walker) innerLoop(s ast.Stmt, in []*path, sc scope) []*path {
+	inner, brk, cont := w.nested(sc, true)
+	var body *ast.BlockStmt
+	switch s := s.(type) {
+	case *ast.ForStmt:
+		if s.Init != nil {
+			in = w.stmt(s.Init, in, sc)
+		}
+		body = s.Body
+	case *ast.RangeStmt:
+		body = s.Body
+	}
+	copies := make([]*path, 0, len(in))
+	for _, p := range in {
+		copies = append(copies, p.clone())
+	}
+	out := w.stmts(body.List, copies, inner)
+	out = append(out, *brk...)
+	out = append(out, *cont...)
+	return append(in, out...)
+}
+
+// simple applies the effects of a statement without control flow.
+func (w *walker) simple(s ast.Stmt, in []*path) []*path {
+	return w.effects(s, in, false)
+}
