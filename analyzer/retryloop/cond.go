@@ -36,6 +36,11 @@ func (w *walker) cond(e ast.Expr, in []*path, depth int) (t, f []*path) {
 		}
 	case *ast.CallExpr:
 		return w.callCond(e, in)
+	case *ast.TypeAssertExpr:
+		// ne, ok := err.(net.Error): ok inspects the failure's type.
+		if isError(w.a.typeOf(e.X)) {
+			return w.classify(e.X, e.Type != nil && w.a.isBreakerOpen(e.Type), in)
+		}
 	case *ast.Ident:
 		if rhs := w.fc.boolDef(e, w.info()); rhs != nil && depth < maxCondDepth {
 			return w.cond(rhs, in, depth+1)

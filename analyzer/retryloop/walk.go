@@ -70,7 +70,7 @@ func (p *path) failedOp() *ast.CallExpr {
 				return p.last
 			}
 		}
-		if p.http.narrowed && !p.http.hasSuccess() {
+		if p.http.narrowed && !p.http.has(200) {
 			return p.last
 		}
 		if p.grpc.narrowed && !p.grpc.has(0) {
