@@ -216,9 +216,9 @@ func (a *checker) forLoop(fc *funcCtx, s *ast.ForStmt) *Loop {
 	}
 	form := FormCounter
 	switch {
-	case s.Cond == nil:
+	case s.Cond == nil && s.Init == nil && s.Post == nil:
 		form = FormInfinite
-	case a.condTestsError(s.Cond):
+	case s.Cond != nil && a.condTestsError(s.Cond):
 		form = FormErrCond
 	case s.Init == nil && s.Post == nil:
 		form = FormCond

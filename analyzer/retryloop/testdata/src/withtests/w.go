@@ -1,0 +1,3 @@
+package withtests
+
+func op() error { return nil }
