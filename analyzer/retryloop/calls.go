@@ -288,11 +288,28 @@ func (a *checker) waitCall(call *ast.CallExpr) (WaitKind, ast.Expr, bool, bool) 
 		}
 		return WaitClock, delay, ctxParam, true
 	}
-	if s := a.summarize(fn); s.decl != nil && s.waits && delay != nil {
+	// A same-package helper is a wait when waiting is what it is for: its
+	// name says so, or it takes only a context and a duration and returns
+	// at most an error, like sleep(ctx, d).
+	if s := a.summarize(fn); s.decl != nil && s.waits && (waitName.MatchString(fn.Name()) || delay != nil && sleepShape(sig)) {
 		return WaitHelper, delay, s.ctxAware, true
 	}
 	return "", nil, false, false
 }
+
+func sleepShape(sig *types.Signature) bool {
+	for i := 0; i < sig.Params().Len(); i++ {
+		if t := sig.Params().At(i).Type(); !isContext(t) && !isDuration(t) {
+			return false
+		}
+	}
+	r := sig.Results()
+	return r.Len() == 0 || r.Len() == 1 && isError(r.At(0).Type())
+}
+
+// waitName matches helpers that wait by name when they take no duration:
+// wait(ctx, attempt), backoff(ctx, n), pause(i).
+var waitName = regexp.MustCompile(`(?i)wait|sleep|backoff|pause|delay|throttle`)
 
 // summary is what a same-package function does that matters to a retry
 // loop that calls it.

@@ -46,8 +46,12 @@ func (w *walker) cond(e ast.Expr, in []*path, depth int) (t, f []*path) {
 			return w.cond(rhs, in, depth+1)
 		}
 	}
-	return split(in, nil, nil)
+	return split(in, other, other)
 }
+
+// other marks a path whose last branch tested something unrelated to the
+// attempt: neither its outcome nor a bound.
+func other(p *path) { p.guard = guardOther }
 
 // split copies the paths into two sets and applies mark to each copy.
 func split(in []*path, markT, markF func(*path)) (t, f []*path) {
@@ -135,7 +139,7 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 		f, t = w.cond(x, in, depth)
 		return t, f
 	}
-	return split(in, nil, nil)
+	return split(in, other, other)
 }
 
 func mirror(op token.Token) token.Token {
@@ -200,6 +204,7 @@ func (w *walker) nilCheck(x ast.Expr, in []*path) (t, f []*path) {
 		in = w.effects(&ast.ExprStmt{X: call}, in, false)
 		for _, p := range in {
 			p.last = call
+			p.guard = guardNone
 			p.http, p.grpc = allCodes(), allGRPC()
 		}
 		key := any(call)
@@ -291,7 +296,7 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 		}
 		return t, f
 	}
-	return split(in, nil, nil)
+	return split(in, other, other)
 }
 
 // inspectsFailure reports whether a boolean call looks at the failure: it

@@ -95,6 +95,7 @@ func (w *walker) assignCall(lhs []ast.Expr, idx int, call *ast.CallExpr, in []*p
 	}
 	for _, p := range in {
 		p.last = call
+		p.guard = guardNone
 		p.http, p.grpc = allCodes(), allGRPC()
 		p.errs[key] = errFact{op: call}
 	}

@@ -203,7 +203,7 @@ func (a *checker) forLoop(fc *funcCtx, s *ast.ForStmt) *Loop {
 	w.round(out, s.Body)
 	// The condition is tested again after a round: a loop like
 	// `for err != nil` or `for !done` is left there on success.
-	if s.Cond != nil && a.condTracksOutcome(fc, lc, s.Cond) {
+	if s.Cond != nil && a.condTracksOutcome(fc, s.Body, s.Cond) {
 		var again []*path
 		for _, r := range w.rounds {
 			again = append(again, r.p.clone())
@@ -211,16 +211,25 @@ func (a *checker) forLoop(fc *funcCtx, s *ast.ForStmt) *Loop {
 		if s.Post != nil {
 			again = w.stmt(s.Post, again, scope{})
 		}
-		_, f := w.cond(s.Cond, again, 0)
-		w.exit(f, s)
+		// The loop is left on success when the condition can be false
+		// after a successful attempt: judge success before the test.
+		for _, p := range again {
+			if _, f := w.cond(s.Cond, []*path{p.clone()}, 0); len(f) > 0 {
+				if p.succeeded() {
+					w.exit([]*path{p}, s)
+				} else {
+					w.exit(f, s)
+				}
+			}
+		}
 	}
 	form := FormCounter
 	switch {
-	case s.Cond == nil && s.Init == nil && s.Post == nil:
-		form = FormInfinite
 	case s.Cond != nil && a.condTestsError(s.Cond):
 		form = FormErrCond
-	case s.Init == nil && s.Post == nil:
+	case !countsAttempts(a, s.Post) && s.Cond == nil:
+		form = FormInfinite
+	case !countsAttempts(a, s.Post):
 		form = FormCond
 	}
 	l := a.finish(w, form, s, s.For)
@@ -408,7 +417,7 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 	if !leaves {
 		return nil
 	}
-	if a.failover(w.lc, ops) {
+	if a.failover(w.fc, w.lc, ops) {
 		return nil
 	}
 	l := &Loop{Form: form, Node: node, Pos: pos, Func: w.fc.fn, Ops: ops}
@@ -451,6 +460,12 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 			l.Permanent = addUnique(l.Permanent, "the circuit breaker's open error")
 		}
 	}
+	// Without a wait, only a loop that counts its attempts is taken for a
+	// retry: an open loop that goes round at once on failure is more often
+	// a reader, a scanner or a walk than a retry.
+	if len(l.Waits) == 0 && form != FormCounter && form != FormRange {
+		return nil
+	}
 	l.Context = a.contextInScope(pos)
 	return l
 }
@@ -464,24 +479,53 @@ func containsCall(list []*ast.CallExpr, c *ast.CallExpr) bool {
 	return false
 }
 
-// failover reports whether the operations index by the attempt counter:
-// trying the next address of a list is not a retry of the same call.
-func (a *checker) failover(lc *loopCtx, ops []*ast.CallExpr) bool {
+// failover reports whether the operations move on from one attempt to the
+// next: they index by the attempt counter (the next address of a list), or
+// read a variable the loop advances from itself (dir = filepath.Dir(dir),
+// node = node.next). Trying something else is not a retry of the same call.
+func (a *checker) failover(fc *funcCtx, lc *loopCtx, ops []*ast.CallExpr) bool {
 	for _, op := range ops {
 		found := false
 		ast.Inspect(op, func(n ast.Node) bool {
-			if ix, ok := n.(*ast.IndexExpr); ok {
-				ast.Inspect(ix.Index, func(m ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.IndexExpr:
+				ast.Inspect(n.Index, func(m ast.Node) bool {
 					if id, ok := m.(*ast.Ident); ok && lc.counters[a.info().ObjectOf(id)] {
 						found = true
 					}
 					return true
 				})
+			case *ast.Ident:
+				if obj := a.info().ObjectOf(n); obj != nil && !lc.counters[obj] && advances(a, fc, lc, obj) {
+					found = true
+				}
 			}
 			return !found
 		})
 		if found {
 			return true
+		}
+	}
+	return false
+}
+
+// advances reports whether the loop sets obj from its own value through a
+// call or a field: dir = filepath.Dir(dir), n = n.next.
+func advances(a *checker, fc *funcCtx, lc *loopCtx, obj types.Object) bool {
+	if _, ok := obj.(*types.Var); !ok {
+		return false
+	}
+	for _, as := range fc.assigns[obj] {
+		if !lc.contains(as.pos) || as.tok != token.ASSIGN || as.rhs == nil {
+			continue
+		}
+		switch r := ast.Unparen(as.rhs).(type) {
+		case *ast.CallExpr, *ast.SelectorExpr, *ast.IndexExpr, *ast.SliceExpr:
+			if a.mentions(r, obj) {
+				return true
+			}
 		}
 	}
 	return false
@@ -506,18 +550,31 @@ func (a *checker) contextInScope(pos token.Pos) *types.Var {
 	return nil
 }
 
+// countsAttempts reports whether a for statement's post statement counts:
+// i++, n += 1, attempt = attempt + 1.
+func countsAttempts(a *checker, post ast.Stmt) bool {
+	switch s := post.(type) {
+	case *ast.IncDecStmt:
+		return isInteger(a.typeOf(s.X))
+	case *ast.AssignStmt:
+		return len(s.Lhs) == 1 && isInteger(a.typeOf(s.Lhs[0])) &&
+			(s.Tok == token.ADD_ASSIGN || s.Tok == token.SUB_ASSIGN || s.Tok == token.ASSIGN)
+	}
+	return false
+}
+
 // condTracksOutcome reports whether a loop condition can change with the
-// outcome of an attempt: it tests an error, or a variable set in the body.
-func (a *checker) condTracksOutcome(fc *funcCtx, lc *loopCtx, cond ast.Expr) bool {
+// outcome of an attempt: it tests an error, or a flag set in the body.
+func (a *checker) condTracksOutcome(fc *funcCtx, body *ast.BlockStmt, cond ast.Expr) bool {
 	if a.condTestsError(cond) {
 		return true
 	}
 	found := false
 	ast.Inspect(cond, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
-			if obj := a.info().ObjectOf(id); obj != nil && !lc.counters[obj] {
+			if obj := a.info().ObjectOf(id); obj != nil && isBool(obj.Type()) {
 				for _, as := range fc.assigns[obj] {
-					if lc.contains(as.pos) {
+					if body.Pos() <= as.pos && as.pos < body.End() {
 						found = true
 					}
 				}

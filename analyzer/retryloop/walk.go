@@ -31,6 +31,7 @@ const (
 	guardNone  guard = iota
 	guardError       // the last branch taken tested the failure
 	guardBound       // the last branch taken tested a bound
+	guardOther       // the last branch taken tested something else
 )
 
 // path is what is known along one path through a loop body in one
@@ -86,9 +87,11 @@ func (p *path) failedOp() *ast.CallExpr {
 }
 
 // succeeded reports whether the most recent operation is known to have
-// succeeded on this path, and the path did not just leave because of a bound.
+// succeeded on this path, and the path leaves because of that: the last
+// branch taken tested the outcome (or only counted), not the context, a
+// deadline or some unrelated condition such as an end of input.
 func (p *path) succeeded() bool {
-	if p.last == nil || p.guard == guardBound {
+	if p.last == nil || p.guard == guardOther || p.guard == guardBound && p.bound != BoundAttempts {
 		return false
 	}
 	if p.http.narrowed && !p.http.hasSuccess() || p.grpc.narrowed && !p.grpc.has(0) {
