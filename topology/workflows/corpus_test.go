@@ -1,0 +1,339 @@
+package workflows
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// corpusRoot holds real Workflows sources beside the repository (shared/ next to main/).
+const corpusRoot = "../../../shared/corpus/gcp/workflows"
+
+// corpus parses one corpus file, skipping the test when the corpus is not there.
+func corpus(t *testing.T, name string) *Workflow {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(corpusRoot, name))
+	if err != nil {
+		t.Skipf("corpus file not available: %v", err)
+	}
+	w, err := Parse(name, src)
+	if err != nil {
+		t.Fatalf("Parse(%s): %v", name, err)
+	}
+	return w
+}
+
+func failKinds(w *Workflow) []string {
+	var out []string
+	for _, p := range w.FailPaths {
+		out = append(out, p.Kind)
+	}
+	return out
+}
+
+func TestCorpusAllParse(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(corpusRoot, "*.yaml"))
+	if len(files) == 0 {
+		t.Skip("corpus not available")
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := Parse(filepath.Base(f), src)
+		if err != nil {
+			t.Errorf("%s: %v", filepath.Base(f), err)
+			continue
+		}
+		if w.Approximate {
+			t.Errorf("%s: analysis hit a bound", filepath.Base(f))
+		}
+	}
+}
+
+func TestCorpusErrorRetry(t *testing.T) {
+	w := corpus(t, "wfs-error_retry.workflows.yaml")
+	c := callByStep(t, w, "read_item")
+	r := c.Retry
+	if c.Function != "http.get" || r == nil || r.Predicate != DefaultRetry || r.MaxRetries != 5 || !r.Known ||
+		r.Backoff == nil || *r.Backoff != (Backoff{1, 60, 1.25, r.Backoff.Pos}) {
+		t.Fatalf("call %+v retry %+v", c, r)
+	}
+	if !reflect.DeepEqual(r.Signals, []string{SignalHTTP429, "http-502", "http-503", "http-504", SignalConnection, SignalTimeout}) {
+		t.Errorf("signals = %v", r.Signals)
+	}
+	// No except: after 1+5 attempts the error fails the execution.
+	if got := failKinds(w); !reflect.DeepEqual(got, []string{FailCallError}) {
+		t.Errorf("fail kinds = %v", got)
+	}
+}
+
+func TestCorpusErrorRetryCustom(t *testing.T) {
+	w := corpus(t, "wfs-error_retry_custom.workflows.yaml")
+	r := callByStep(t, w, "read_item").Retry
+	if r == nil || r.Predicate != DefaultRetryPredicate || r.MaxRetries != 5 || r.Backoff == nil ||
+		r.Backoff.Initial != 2 || r.Backoff.Max != 60 || r.Backoff.Multiplier != 2 || !r.Matches("http-503") {
+		t.Fatalf("retry = %+v", r)
+	}
+}
+
+func TestCorpusErrorRetry500(t *testing.T) {
+	w := corpus(t, "wfs-error_retry_500.workflows.yaml")
+	r := callByStep(t, w, "read_item").Retry
+	if r == nil || r.Predicate != "custom_predicate" || !r.Known || r.Any ||
+		!reflect.DeepEqual(r.Signals, []string{"http-500"}) || r.MaxRetries != 5 {
+		t.Fatalf("retry = %+v", r)
+	}
+	if r.Matches("http-503") || !r.Matches(SignalHTTP5xx) {
+		t.Error("predicate retries only 500")
+	}
+}
+
+func TestCorpusErrorRetryHTTPOther(t *testing.T) {
+	w := corpus(t, "wfs-error_retry_http_other.workflows.yaml")
+	c := callByStep(t, w, "callStep")
+	if c.Retry == nil || !reflect.DeepEqual(c.Retry.Signals, []string{"http-202"}) || c.Retry.MaxRetries != 5 {
+		t.Fatalf("retry = %+v", c.Retry)
+	}
+	// The whole try block is retried; when retries run out the raise of the 202 response fails.
+	kinds := failKinds(w)
+	if !reflect.DeepEqual(kinds, []string{FailCallError, FailRaise}) {
+		t.Errorf("fail kinds = %v", kinds)
+	}
+}
+
+func TestCorpusErrorCatch(t *testing.T) {
+	w := corpus(t, "wfs-error_catch.workflows.yaml")
+	if len(w.FailPaths) != 1 || w.FailPaths[0].Kind != FailReraise || w.FailPaths[0].Reason != "re-raise of ${e} in except" {
+		t.Fatalf("fail paths = %+v", w.FailPaths)
+	}
+	if !reflect.DeepEqual(w.FailPaths[0].Steps, []string{"read_item", "known_errors", "unhandled_exception"}) {
+		t.Errorf("steps = %v", w.FailPaths[0].Steps)
+	}
+	if c := callByStep(t, w, "read_item"); c.Caught || !c.Handled || c.Retry != nil {
+		t.Errorf("call = %+v", c)
+	}
+}
+
+func TestCorpusParallelErrorHandling(t *testing.T) {
+	w := corpus(t, "wfs-parallel_error_handling.workflows.yaml")
+	if len(w.FailPaths) != 0 || len(w.Calls) != 0 {
+		t.Errorf("raise in parallel branches is caught by the outer except: %+v", w.FailPaths)
+	}
+}
+
+func TestCorpusConnectorWorkflowExecutions(t *testing.T) {
+	w := corpus(t, "wfs-connector_workflowexecutions.workflows.yaml")
+	run, create := callByStep(t, w, "run_execution"), callByStep(t, w, "create_execution")
+	if run.Target.Kind != KindWorkflow || !run.Waits || create.Target.Kind != KindWorkflow || create.Waits {
+		t.Errorf("run %+v create %+v", run, create)
+	}
+	if run.Retry != nil || create.Retry != nil {
+		t.Error("only connector built-in retries")
+	}
+	if run.Target.Name != create.Target.Name || run.Target.Name != "[fill in the workflow to execute]" {
+		t.Errorf("names %q %q", run.Target.Name, create.Target.Name)
+	}
+}
+
+func TestCorpusCloudRunJobs(t *testing.T) {
+	w := corpus(t, "wfd-cloud-run-jobs-workflow.yaml")
+	c := callByStep(t, w, "run_job")
+	if c.Function != "googleapis.run.v1.namespaces.jobs.run" || c.Target.Name != "parallel-job" || !c.Waits ||
+		c.Timeout != 1800 || !c.TimeoutDefault || c.Retry != nil || c.Caught {
+		t.Errorf("call = %+v", c)
+	}
+	if len(w.FailPaths) != 1 || w.FailPaths[0].Reason != "error from googleapis.run.v1.namespaces.jobs.run outside any try" {
+		t.Fatalf("fail paths = %+v", w.FailPaths)
+	}
+	if !reflect.DeepEqual(w.FailPaths[0].Steps, []string{"init", "check_input_file", "run_job"}) {
+		t.Errorf("steps = %v", w.FailPaths[0].Steps)
+	}
+}
+
+func TestCorpusCloudRunJobsPayload(t *testing.T) {
+	w := corpus(t, "wfd-cloud-run-jobs-payload-gcs-workflow.yaml")
+	c := callByStep(t, w, "run_job_to_process_payload")
+	if c.Target.Name != "message-payload-job" || c.Retry != nil || !c.Waits {
+		t.Errorf("call = %+v", c)
+	}
+	if up := callByStep(t, w, "write_payload_to_gcs"); up.Target.URL != "https://storage.googleapis.com/upload/storage/v1/b/message-payload-*/o" {
+		t.Errorf("upload URL = %q", up.Target.URL)
+	}
+	if len(w.FailPaths) != 2 {
+		t.Errorf("fail paths = %+v", w.FailPaths)
+	}
+}
+
+func TestCorpusScreenshotJobs(t *testing.T) {
+	w := corpus(t, "wfd-screenshot-jobs-workflow.yaml")
+	create, run := callByStep(t, w, "create_job"), callByStep(t, w, "run_job")
+	if create.Target.Kind != KindJob || create.Target.Name != "screenshot-*" || create.Waits {
+		t.Errorf("create = %+v", create)
+	}
+	if run.Target.Name != "screenshot-*" || !run.Waits || run.Caught {
+		t.Errorf("run = %+v", run)
+	}
+	found := false
+	for _, p := range w.FailPaths {
+		found = found || p.Pos == run.Pos
+	}
+	if !found {
+		t.Error("a failed job (OperationError) ends the execution")
+	}
+}
+
+func TestCorpusSagaOrdering(t *testing.T) {
+	v2 := corpus(t, "wfd-retries-and-saga-ordering-v2.yaml")
+	c := callByStep(t, v2, "reserve_credit")
+	if c.Function != "http.post" || c.Retry == nil || c.Retry.Predicate != DefaultRetry || c.Target.Kind != KindService ||
+		c.Target.Name != "customer-service" {
+		t.Errorf("reserve_credit = %+v", c)
+	}
+	v3 := corpus(t, "wfd-retries-and-saga-ordering-v3.yaml")
+	c = callByStep(t, v3, "reserve_credit")
+	if c.Retry == nil || !c.Handled || c.Caught {
+		t.Errorf("reserve_credit v3 = %+v", c)
+	}
+	reraise := false
+	for _, p := range v3.FailPaths {
+		reraise = reraise || p.Kind == FailReraise
+	}
+	if !reraise {
+		t.Errorf("v3 re-raises non-500 errors: %+v", v3.FailPaths)
+	}
+	if reject := callByStep(t, v3, "reject_pending_order"); reject.Target.Name != "order-service" {
+		t.Errorf("reject = %+v", reject)
+	}
+}
+
+func TestCorpusParentWorkflow(t *testing.T) {
+	w := corpus(t, "wfd-workflow-executes-other-workflows-workflow-parent.yaml")
+	c := callByStep(t, w, "execute_child_workflow")
+	if c.Target.Kind != KindWorkflow || c.Target.Name != "workflow-child" || !c.Waits || !c.Caught || c.Retry != nil {
+		t.Errorf("call = %+v", c)
+	}
+	if len(w.FailPaths) != 0 {
+		t.Errorf("child failures are caught: %+v", w.FailPaths)
+	}
+}
+
+func TestCorpusScalePipeline(t *testing.T) {
+	w := corpus(t, "bpp-scale-pipeline.yaml")
+	c := callByStep(t, w, "run_scale_job")
+	r := c.Retry
+	if c.Function != "googleapis.run.v2.projects.locations.jobs.run" || c.Target.Kind != KindJob || c.Target.Name != "scale-job" {
+		t.Fatalf("call = %+v", c)
+	}
+	if !c.Waits || c.Timeout != 1800 || !c.TimeoutDefault || c.TaskTimeout != 3600 {
+		t.Errorf("waits %v timeout %v default %v task timeout %v", c.Waits, c.Timeout, c.TimeoutDefault, c.TaskTimeout)
+	}
+	if r == nil || r.Predicate != DefaultRetryPredicate || r.MaxRetries != 5 || !r.Matches(SignalTimeout) || r.Matches(SignalOperationError) {
+		t.Errorf("retry = %+v", r)
+	}
+	// The 404 branch of check_if_done jumps straight to run_scale_job, past init_scale_metrics,
+	// so scaleStartTime is never assigned when the metrics are computed afterwards.
+	unassigned := false
+	for _, p := range w.FailPaths {
+		if p.Kind == FailUnassigned && strings.Contains(p.Reason, "scaleStartTime") {
+			unassigned = true
+		}
+	}
+	if !unassigned {
+		t.Errorf("fail paths = %+v", w.FailPaths)
+	}
+	// Calls past that failure are still listed: they are steps the workflow can run.
+	if c := callByStep(t, w, "mark_scale_complete"); c.Function != "googleapis.storage.v1.objects.insert" || c.Target.Kind != KindUnknown {
+		t.Errorf("mark_scale_complete = %+v", c)
+	}
+}
+
+func TestCorpusGenieSimPoller(t *testing.T) {
+	w := corpus(t, "bpp-genie-sim-import-poller.yaml")
+	var storage, create int
+	for _, c := range w.Calls {
+		switch {
+		case strings.HasPrefix(c.Function, "googleapis.storage."):
+			storage++
+			if c.Retry == nil || c.Retry.Predicate != DefaultRetryPredicate || c.Retry.MaxRetries != 3 {
+				t.Errorf("storage call %s retry %+v", c.Step, c.Retry)
+			}
+		case strings.HasSuffix(c.Function, "executions.create"):
+			create++
+			if c.Waits || c.Target.Name != "genie-sim-import-pipeline" {
+				t.Errorf("create = %+v", c)
+			}
+		}
+	}
+	if storage != 3 || create != 1 {
+		t.Errorf("storage calls %d, executions.create %d", storage, create)
+	}
+	reraise := 0
+	for _, p := range w.FailPaths {
+		if p.Kind == FailReraise {
+			reraise++
+		}
+	}
+	if reraise != 3 {
+		t.Errorf("raise on non-404 errors: %+v", w.FailPaths)
+	}
+}
+
+func TestCorpusEventarcPubSub(t *testing.T) {
+	w := corpus(t, "evs-eventarc-pubsub-workflow.yaml")
+	if len(w.Calls) != 0 || len(w.FailPaths) != 0 || !reflect.DeepEqual(w.Params, []string{"event"}) {
+		t.Errorf("workflow = %+v", w)
+	}
+	// The workflow reads event.data.data; a Pub/Sub event carries event.data.message.data. The
+	// shape of the event is the trigger's business: the read is reported for the caller to judge.
+	found := false
+	for _, r := range w.ParamReads {
+		found = found || r.Path == "event.data.data"
+	}
+	if !found {
+		t.Errorf("param reads = %+v", w.ParamReads)
+	}
+}
+
+func TestCorpusOrderProcessing(t *testing.T) {
+	w := corpus(t, "gcw-order-processing-workflow.yaml")
+	if len(w.Calls) != 3 {
+		t.Fatalf("calls = %+v", w.Calls)
+	}
+	for _, c := range w.Calls {
+		if c.Function != "http.post" || c.Retry != nil || c.Target.URL == "" {
+			t.Errorf("call = %+v", c)
+		}
+	}
+	raise := false
+	for _, p := range w.FailPaths {
+		raise = raise || (p.Kind == FailRaise && p.Pos.Line == 17)
+	}
+	if !raise {
+		t.Errorf("raise of a {code, message} map: %+v", w.FailPaths)
+	}
+}
+
+func TestCorpusPRGenerator(t *testing.T) {
+	w := corpus(t, "gem-pr-generator-workflow.yaml")
+	c := callByStep(t, w, "run_job")
+	if c.Target.Name != "pr-gen-job" || c.Timeout != 7200 || c.TimeoutDefault || !c.Waits || !c.Caught || c.Retry != nil {
+		t.Fatalf("call = %+v", c)
+	}
+	// The job's failure never fails the execution: the except block returns. The one way to fail
+	// is the input validation before the job runs.
+	for _, p := range w.FailPaths {
+		if p.Kind != FailRaise || contains(p.Steps, "run_job") {
+			t.Errorf("unexpected fail path %+v", p)
+		}
+	}
+	if len(w.FailPaths) != 1 || w.FailPaths[0].Pos.Line != 27 {
+		t.Errorf("fail paths = %+v", w.FailPaths)
+	}
+	if fs := callByStep(t, w, "update_firestore_on_failure"); !fs.InExcept || !fs.Caught {
+		t.Errorf("firestore call = %+v", fs)
+	}
+}

@@ -1,0 +1,272 @@
+package workflows
+
+import "fmt"
+
+// maxStates bounds the abstract states explored per scope, and maxStateBytes the memory their
+// variable sets take; past either the result is approximate.
+const (
+	maxStates     = 200000
+	maxStateBytes = 16 << 20
+)
+
+// stateKey is a control-flow node with the set of variables assigned on the way there.
+// df marks a path on which a call inside an except block has itself failed (a double fault).
+type stateKey struct {
+	node int
+	defs string
+	df   bool
+}
+
+type state struct {
+	key    stateKey
+	parent int
+	ok     []int // successors on normal completion
+	err    int   // successor on error; -1 if none or the error ends the execution
+	// errFails: the error raised here ends the execution; errFailsPrimary: and it is not a
+	// double fault.
+	errFails, errFailsPrimary bool
+	raises                    bool // the node raises an error on this state
+}
+
+// failure is a way the execution ends FAILED found during exploration.
+type failure struct {
+	state  int
+	pos    Pos
+	reason string
+	df     bool
+	callee *summary // set when a subworkflow call fails with no handler
+}
+
+// summary is the analysis of one scope.
+type summary struct {
+	g         *graph
+	states    []*state
+	byNode    map[int][]int
+	failures  []failure
+	canFail   []bool // a primary failure is reachable from the state
+	canFailDF []bool // any failure, double faults included, is reachable
+	truncated bool
+	// paths are the fail paths of the scope, computed once.
+	paths, doubles []FailPath
+}
+
+// calleeFunc returns the summary of the subworkflow a call invokes, or nil.
+type calleeFunc func(fn string) *summary
+
+// explore runs the path-sensitive assigned-variable analysis over a scope's graph.
+func explore(g *graph, callee calleeFunc) *summary {
+	s := &summary{g: g, byNode: map[int][]int{}}
+	index := map[stateKey]int{}
+	words := (len(g.vars) + 7) / 8
+	start := make([]byte, words)
+	for _, p := range g.scope.params {
+		setBit(start, g.vars[p])
+	}
+	push := func(parent, nodeID int, defs []byte, df bool) int {
+		k := stateKey{nodeID, string(defs), df}
+		if id, ok := index[k]; ok {
+			return id
+		}
+		if len(s.states) >= maxStates || len(s.states)*(len(defs)+48) > maxStateBytes {
+			s.truncated = true
+			return -1
+		}
+		id := len(s.states)
+		index[k] = id
+		s.states = append(s.states, &state{key: k, parent: parent, err: -1})
+		s.byNode[nodeID] = append(s.byNode[nodeID], id)
+		return id
+	}
+	push(-1, g.entry, start, false)
+	recorded := map[string]bool{}
+	for i := 0; i < len(s.states); i++ {
+		st := s.states[i]
+		n := g.nodes[st.key.node]
+		defs := []byte(st.key.defs)
+		addOK := func(to int, defs []byte) {
+			if to < 0 {
+				return
+			}
+			if id := push(i, to, defs, st.key.df); id >= 0 {
+				st.ok = append(st.ok, id)
+			}
+		}
+		raise := func(pos Pos, reason string, df bool, sub *summary) {
+			st.raises = true
+			if n.handler == failID {
+				st.errFails = true
+				st.errFailsPrimary = st.errFailsPrimary || !df
+				// The first (shortest) path to each failure is its witness.
+				if key := fmt.Sprintf("%d|%s|%v", st.key.node, reason, df); !recorded[key] {
+					recorded[key] = true
+					s.failures = append(s.failures, failure{state: i, pos: pos, reason: reason, df: df, callee: sub})
+				}
+				return
+			}
+			if id := push(i, n.handler, defs, df); id >= 0 {
+				st.err = id
+			}
+		}
+		if n.op == opEnd || n.op == opFail {
+			continue
+		}
+		if r, ok := unassigned(g, n.reads, defs); ok {
+			raise(r.pos, fmt.Sprintf("read of `%s`, never assigned on this path", r.name), st.key.df, nil)
+			continue
+		}
+		switch n.op {
+		case opNop, opCond:
+			addOK(n.next, defs)
+			if n.op == opCond && !n.always {
+				addOK(n.alt, defs)
+			}
+		case opAssign, opExcept, opIter:
+			addOK(n.next, withVars(g, defs, n.defs, true))
+		case opLoopExit:
+			addOK(n.next, withVars(g, defs, n.undefs, false))
+		case opCall:
+			addOK(n.next, withVars(g, defs, n.defs, true))
+			fn := n.call.function
+			if sub := callee(fn); sub != nil {
+				if len(sub.paths) > 0 {
+					// In an except block, a subworkflow that fails only because one of its calls
+					// failed is a double fault; one that raises fails on purpose.
+					df := st.key.df
+					if n.inExcept && !sub.raisesOnPurpose() {
+						df = true
+					}
+					raise(n.pos, "error from subworkflow "+fn, df, sub)
+				}
+			} else if canRaise(fn) {
+				raise(n.pos, describeCall(n), st.key.df || n.inExcept, nil)
+			}
+		case opRaise:
+			reason := "raise"
+			if n.reraise != "" {
+				reason = fmt.Sprintf("re-raise of ${%s} in except", n.reraise)
+			}
+			raise(n.pos, reason, st.key.df, nil)
+		case opReturn:
+			addOK(endID, defs)
+		}
+	}
+	s.reach()
+	return s
+}
+
+// raisesOnPurpose reports whether some fail path of the scope is not a call's error.
+func (s *summary) raisesOnPurpose() bool {
+	for _, p := range s.paths {
+		if p.Kind != FailCallError {
+			return true
+		}
+	}
+	return false
+}
+
+// reach computes, for every state, whether a failure is reachable from it.
+func (s *summary) reach() {
+	n := len(s.states)
+	s.canFail, s.canFailDF = make([]bool, n), make([]bool, n)
+	preds := make([][]int, n)
+	for i, st := range s.states {
+		for _, t := range st.ok {
+			preds[t] = append(preds[t], i)
+		}
+		if st.err >= 0 {
+			preds[st.err] = append(preds[st.err], i)
+		}
+	}
+	mark := func(flags []bool, primary bool) {
+		var queue []int
+		for i, st := range s.states {
+			if (primary && st.errFailsPrimary) || (!primary && st.errFails) {
+				flags[i] = true
+				queue = append(queue, i)
+			}
+		}
+		for len(queue) > 0 {
+			i := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			for _, p := range preds[i] {
+				if !flags[p] && (!primary || !s.states[p].key.df) {
+					flags[p] = true
+					queue = append(queue, p)
+				}
+			}
+		}
+	}
+	mark(s.canFail, true)
+	mark(s.canFailDF, false)
+}
+
+// unassigned returns the first read of a scope variable that defs does not hold.
+func unassigned(g *graph, reads []read, defs []byte) (read, bool) {
+	for _, r := range reads {
+		if i, ok := g.vars[r.name]; ok && !hasBit(defs, i) {
+			return r, true
+		}
+	}
+	return read{}, false
+}
+
+func withVars(g *graph, defs []byte, names []string, set bool) []byte {
+	if len(names) == 0 {
+		return defs
+	}
+	out := append([]byte(nil), defs...)
+	for _, name := range names {
+		if i, ok := g.vars[name]; ok {
+			if set {
+				setBit(out, i)
+			} else {
+				out[i/8] &^= 1 << (i % 8)
+			}
+		}
+	}
+	return out
+}
+
+func setBit(b []byte, i int)      { b[i/8] |= 1 << (i % 8) }
+func hasBit(b []byte, i int) bool { return b[i/8]&(1<<(i%8)) != 0 }
+
+// steps returns the step names on the witness path to a state.
+func (s *summary) steps(i int) []string {
+	var names []string
+	for ; i >= 0; i = s.states[i].parent {
+		names = append(names, s.g.nodes[s.states[i].key.node].name)
+	}
+	for l, r := 0, len(names)-1; l < r; l, r = l+1, r-1 {
+		names[l], names[r] = names[r], names[l]
+	}
+	return stepNames(names)
+}
+
+// failPaths turns the failures into FailPaths, following failing subworkflow calls.
+func (s *summary) failPaths() {
+	seen := map[string]bool{}
+	for _, f := range s.failures {
+		prefix := s.steps(f.state)
+		var list []FailPath
+		if f.callee != nil {
+			for _, c := range f.callee.paths {
+				list = append(list, FailPath{Pos: c.Pos, Reason: c.Reason + " in subworkflow " + f.callee.g.scope.name,
+					Steps: append(append([]string(nil), prefix...), c.Steps...), Kind: c.Kind})
+			}
+		} else {
+			list = []FailPath{{Pos: f.pos, Reason: f.reason, Steps: prefix, Kind: failKind(f.reason)}}
+		}
+		for _, fp := range list {
+			key := fmt.Sprintf("%v|%s|%v", fp.Pos, fp.Reason, f.df)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			if f.df {
+				s.doubles = append(s.doubles, fp)
+			} else {
+				s.paths = append(s.paths, fp)
+			}
+		}
+	}
+}

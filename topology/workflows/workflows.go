@@ -1,0 +1,403 @@
+// Package workflows parses Google Cloud Workflows sources and analyses them for the retry
+// topology: which external calls a workflow makes and under which retry policy, which paths end
+// the execution FAILED, and which failure paths notify someone before failing.
+//
+// The analysis is static and conservative:
+//
+//   - Expressions ("${...}") are tokenized and parsed; their values are resolved as far as
+//     string concatenation of literals and constants goes. Unknown parts become Wildcard, so
+//     ${"namespaces/" + project + "/jobs/" + job} names the job "mapping-job" when job is the
+//     constant "mapping-job" and project comes from sys.get_env.
+//   - Failure paths come from a path-sensitive walk of each scope's control flow (next jumps,
+//     switch fallthrough, for, parallel, try/retry/except, subworkflow calls) that tracks which
+//     variables are assigned. A path fails on a raise, a re-raise in except, an error from a call
+//     that can fail (HTTP, connectors, child executions, failing subworkflows) with no except to
+//     catch it, or a read of a variable that is assigned elsewhere but not on that path.
+//   - A call inside an except block can fail too; a path that needs that second failure is a
+//     double fault, reported apart (Workflow.DoubleFaultPaths).
+//   - Retry predicates are read into failure signals: the built-in policies from their
+//     documented sets, custom predicate subworkflows from the conditions under which they return
+//     true.
+package workflows
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Pos is a position in a source file; Line and Col are 1-based.
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+// String renders the position as "file:line:col".
+func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }
+
+// Error is a malformed Workflows source, with the place it was found.
+type Error struct {
+	Pos Pos
+	Msg string
+}
+
+// Error renders "file:line:col: msg".
+func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// Workflow is the analysis of one Workflows source.
+type Workflow struct {
+	File string
+	Pos  Pos // position of the document root
+	// Calls are the steps reachable from main that invoke something outside the workflow,
+	// with subworkflow calls followed.
+	Calls []*Call
+	// FailPaths are the ways an execution can end FAILED; empty means it always succeeds.
+	FailPaths []FailPath
+	// DoubleFaultPaths are ways to end FAILED that need a call inside an except block (a failure
+	// notification, a cleanup) to fail as well. They are kept apart from FailPaths: they take two
+	// independent failures.
+	DoubleFaultPaths []FailPath
+	// Notifications are HTTP calls made on a failure path (in an except block).
+	Notifications []Notification
+	// Params are the parameters of main.
+	Params []string
+	// ParamReads are the fields of main's parameters the workflow reads, e.g. "event.data.bucket".
+	ParamReads []ParamRead
+	// Subworkflows names the subworkflows defined in the source.
+	Subworkflows []string
+	// Approximate is set when the analysis hit a size bound and results may be incomplete.
+	Approximate bool
+}
+
+// Call is a step that invokes something outside the workflow.
+type Call struct {
+	Pos            Pos
+	Step           string  // step name
+	Function       string  // e.g. "http.post", "googleapis.run.v1.namespaces.jobs.run"
+	Target         Target  // what is invoked
+	Waits          bool    // blocks until the target's outcome (jobs.run, executions.run)
+	Timeout        float64 // seconds the call may wait; 0 = none known
+	TimeoutDefault bool    // Timeout is the connector default, not set in the source
+	// TaskTimeout and TaskCount are what a jobs.run call overrides in the job (overrides.timeout,
+	// overrides.taskCount); 0 when not overridden or not known statically.
+	TaskTimeout float64
+	TaskCount   int
+	Retry       *Retry // the policy of the innermost enclosing try with retry:, nil if none
+	// Caught: an enclosing except handles a failure of this call and the execution does not end
+	// FAILED on any path from there.
+	Caught bool
+	// Handled: some enclosing try has an except block (it may still re-raise).
+	Handled  bool
+	InExcept bool // the call is itself in an except block
+	// Via lists the subworkflow calls followed to reach this call, outermost first.
+	Via []string
+}
+
+// Target is what a call invokes.
+type Target struct {
+	Kind string // KindJob, KindService, KindWorkflow, KindHTTP or KindUnknown
+	Name string // resolved resource name; unknown parts are Wildcard
+	URL  string // for HTTP calls, the resolved URL with Wildcard for unknown parts
+	Raw  string // the source text of the reference
+	Pos  Pos
+}
+
+// Target kinds.
+const (
+	KindJob      = "cloudrun.job"
+	KindService  = "cloudrun.service"
+	KindWorkflow = "workflow"
+	KindHTTP     = "http"
+	KindUnknown  = "unknown"
+)
+
+// Retry is a retry policy of a try block.
+type Retry struct {
+	Pos Pos
+	// Predicate names the predicate: a built-in such as "http.default_retry_predicate", a
+	// subworkflow name, or for "retry: ${http.default_retry}" the policy name.
+	Predicate string
+	Signals   []string // failure signals the predicate retries
+	Any       bool     // the predicate retries every failure
+	Known     bool     // false if the predicate could not be read (Signals empty, Any false)
+	// MaxRetries is the number of retries after the first attempt; -1 when not known statically.
+	MaxRetries int
+	Backoff    *Backoff // nil when the policy has none
+}
+
+// Matches reports whether the predicate retries at least some failures reported as signal.
+// An unreadable predicate matches nothing.
+func (r *Retry) Matches(signal string) bool {
+	if r == nil || !r.Known {
+		return false
+	}
+	if r.Any {
+		return true
+	}
+	want := signalSetOf(signal)
+	for _, s := range r.Signals {
+		if !signalSetOf(s).and(want).empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// Backoff is the delay schedule of a retry policy, in seconds.
+type Backoff struct {
+	Initial, Max, Multiplier float64
+	Pos                      Pos
+}
+
+// FailPath is one way an execution ends FAILED.
+type FailPath struct {
+	Pos    Pos      // where it fails
+	Reason string   // e.g. "raise", "re-raise of ${e} in except", "error from http.post outside any try"
+	Steps  []string // step names from the entry to the failure
+	Kind   string   // FailRaise, FailReraise, FailCallError or FailUnassigned
+}
+
+// Kinds of FailPath.
+const (
+	FailRaise      = "raise"
+	FailReraise    = "re-raise"
+	FailCallError  = "call-error"
+	FailUnassigned = "unassigned-read"
+)
+
+func failKind(reason string) string {
+	switch {
+	case reason == "raise":
+		return FailRaise
+	case strings.HasPrefix(reason, "re-raise"):
+		return FailReraise
+	case strings.HasPrefix(reason, "read of"):
+		return FailUnassigned
+	}
+	return FailCallError
+}
+
+// Notification is an HTTP call made in an except block: it tells someone of a failure.
+type Notification struct {
+	Pos  Pos
+	Step string
+	URL  string
+	// BeforeFail: after the notification the same path can still end the execution FAILED.
+	BeforeFail bool
+	Function   string
+}
+
+// ParamRead is a read of a field of one of main's parameters.
+type ParamRead struct {
+	Pos  Pos
+	Path string // dotted path, e.g. "event.data.data"
+}
+
+var stepKeySet = map[string]bool{"call": true, "assign": true, "switch": true, "return": true,
+	"raise": true, "try": true, "for": true, "parallel": true, "next": true, "steps": true}
+
+// Looks reports whether a decoded YAML document is a Workflows source: a main: (or subworkflow)
+// mapping with steps, or a top-level list of single-key step maps. Kubernetes-style manifests and
+// the topology file are not claimed.
+func Looks(doc *yaml.Node) bool {
+	d := newDecoder("", 0, 0)
+	root := d.derefOrNil(doc)
+	if root == nil {
+		return false
+	}
+	switch root.Kind {
+	case yaml.SequenceNode:
+		if len(root.Content) == 0 {
+			return false
+		}
+		for _, item := range root.Content {
+			if !looksLikeStep(d, d.derefOrNil(item)) {
+				return false
+			}
+		}
+		return true
+	case yaml.MappingNode:
+		for _, k := range []string{"apiVersion", "kind", "components", "version"} {
+			if d.mapGet(root, k) != nil {
+				return false
+			}
+		}
+		if len(root.Content) == 0 {
+			return false
+		}
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			v := d.derefOrNil(root.Content[i+1])
+			if v == nil || v.Kind != yaml.MappingNode {
+				return false
+			}
+			steps := d.mapGet(v, "steps")
+			if steps == nil || steps.Kind != yaml.SequenceNode {
+				return false
+			}
+			for _, item := range steps.Content {
+				if !looksLikeStep(d, d.derefOrNil(item)) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func looksLikeStep(d *decoder, item *yaml.Node) bool {
+	if item == nil || item.Kind != yaml.MappingNode || len(item.Content) != 2 {
+		return false
+	}
+	body := d.derefOrNil(item.Content[1])
+	if body == nil || body.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i < len(body.Content); i += 2 {
+		if k := d.derefOrNil(body.Content[i]); k != nil && stepKeySet[k.Value] {
+			return true
+		}
+	}
+	return false
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// MaxSourceSize is the largest source Parse accepts, in bytes.
+const MaxSourceSize = 8 << 20
+
+// Parse parses and analyses one Workflows source. A malformed source is an *Error.
+func Parse(file string, src []byte) (*Workflow, error) {
+	doc, err := Decode(file, src)
+	if err != nil {
+		return nil, err
+	}
+	return ParseNode(file, doc, 0, 0)
+}
+
+// Decode decodes the YAML of a Workflows source into its document node, as Parse does: an
+// unquoted "${...}" value holding ": " (a YAML syntax error that real sources contain) is read as
+// the expression it is meant to be. Errors are *Error with positions in src; a caller decoding an
+// embedded source adds its offsets.
+func Decode(file string, src []byte) (*yaml.Node, error) {
+	if len(src) > MaxSourceSize {
+		return nil, &Error{Pos: Pos{File: file, Line: 1, Col: 1},
+			Msg: fmt.Sprintf("source is %d bytes, larger than the %d accepted", len(src), MaxSourceSize)}
+	}
+	var doc yaml.Node
+	if err := decodeYAML(src, &doc); err != nil {
+		fixed, changed := quoteExprScalars(src)
+		doc = yaml.Node{}
+		if !changed || decodeYAML(fixed, &doc) != nil {
+			return nil, yamlError(file, src, err)
+		}
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil, &Error{Pos: Pos{File: file, Line: 1, Col: 1}, Msg: "empty document: expected a Workflows source"}
+	}
+	return &doc, nil
+}
+
+// decodeYAML decodes src into doc; a panic in the decoder is a decode error.
+func decodeYAML(src []byte, doc *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: %v", r)
+		}
+	}()
+	return yaml.Unmarshal(src, doc)
+}
+
+// yamlError turns a YAML syntax error into an *Error. The decoder reports only a line; the
+// column is that line's first non-blank character.
+func yamlError(file string, src []byte, err error) *Error {
+	msg := err.Error()
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	e := &Error{Pos: Pos{File: file, Line: 1, Col: 1}}
+	if m := yamlLine.FindStringSubmatchIndex(msg); m != nil && m[0] == 0 {
+		if n, convErr := strconv.Atoi(msg[m[2]:m[3]]); convErr == nil && n > 0 {
+			e.Pos.Line = n
+			if lines := strings.Split(string(src), "\n"); n <= len(lines) {
+				l := lines[n-1]
+				e.Pos.Col = len(l) - len(strings.TrimLeft(l, " \t")) + 1
+			}
+		}
+		msg = strings.TrimPrefix(msg[m[1]:], ":")
+	}
+	e.Msg = "invalid YAML: " + strings.TrimSpace(msg)
+	return e
+}
+
+// ParseNode parses and analyses an already decoded document (e.g. a Terraform heredoc);
+// lineOffset and colOffset are added to every position it reports.
+func ParseNode(file string, doc *yaml.Node, lineOffset, colOffset int) (w *Workflow, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			w, err = nil, &Error{Pos: Pos{File: file, Line: 1 + lineOffset, Col: 1 + colOffset},
+				Msg: fmt.Sprintf("internal error analysing the workflow: %v", r)}
+		}
+	}()
+	if doc == nil {
+		return nil, &Error{Pos: Pos{File: file, Line: 1 + lineOffset, Col: 1 + colOffset},
+			Msg: "empty document: expected a Workflows source"}
+	}
+	d := newDecoder(file, lineOffset, colOffset)
+	scopes, err := d.decodeDoc(doc)
+	if err != nil {
+		return nil, err
+	}
+	root, _ := d.deref(doc)
+	a := &analyser{d: d, scopes: scopes, graphs: map[string]*graph{}, sums: map[string]*summary{},
+		busy: map[string]bool{}}
+	w = &Workflow{File: file, Pos: d.pos(root)}
+	for name := range scopes {
+		if name != "main" {
+			w.Subworkflows = append(w.Subworkflows, name)
+		}
+	}
+	sort.Strings(w.Subworkflows)
+	for _, name := range w.Subworkflows {
+		if _, err := a.graph(name); err != nil {
+			return nil, err
+		}
+	}
+	main, ok := scopes["main"]
+	if !ok {
+		return w, nil // a library of subworkflows: nothing runs on its own
+	}
+	if _, err := a.graph("main"); err != nil {
+		return nil, err
+	}
+	a.resolveRetries()
+	w.Params = main.params
+	sum := a.summary("main")
+	w.FailPaths, w.DoubleFaultPaths = sum.paths, sum.doubles
+	a.collect(w, "main", sum, nil, siteInfo{}, 0)
+	w.Approximate = a.approximate
+	a.paramReads(w, sum)
+	sort.SliceStable(w.Calls, func(i, j int) bool { return posLess(w.Calls[i].Pos, w.Calls[j].Pos) })
+	sort.SliceStable(w.Notifications, func(i, j int) bool { return posLess(w.Notifications[i].Pos, w.Notifications[j].Pos) })
+	return w, nil
+}
+
+func posLess(a, b Pos) bool {
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Col < b.Col
+}
+
+// UnescapeTerraform undoes Terraform's template escapes in a heredoc or string literal
+// ("$${" → "${", "%%{" → "%{") so the text can be decoded as a Workflows source.
+func UnescapeTerraform(s string) string {
+	return strings.NewReplacer("$${", "${", "%%{", "%{").Replace(s)
+}
