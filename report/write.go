@@ -50,10 +50,51 @@ func WriteJSON(w io.Writer, r *Result) error {
 
 // WriteText writes one finding a line, compiler style.
 func WriteText(w io.Writer, r *Result) error {
+	return WriteTextOptions(w, r, TextOptions{})
+}
+
+// TextOptions control the text format.
+type TextOptions struct {
+	// Color highlights the position and the rule with ANSI escapes;
+	// for terminals only.
+	Color bool
+}
+
+// ANSI escapes of the text format's colours.
+const (
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+	ansiReset  = "\x1b[0m"
+)
+
+// WriteTextOptions writes one finding a line, compiler style:
+// file:line:col: rule: message.
+func WriteTextOptions(w io.Writer, r *Result, opts TextOptions) error {
 	for _, f := range r.Findings {
-		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s: %s\n", f.File, f.Line, f.Column, f.Rule, f.Message); err != nil {
+		var err error
+		if opts.Color {
+			_, err = fmt.Fprintf(w, "%s%s:%d:%d:%s %s%s:%s %s\n",
+				ansiBold, f.File, f.Line, f.Column, ansiReset,
+				severityColor(f.Severity), f.Rule, ansiReset, f.Message)
+		} else {
+			_, err = fmt.Fprintf(w, "%s:%d:%d: %s: %s\n", f.File, f.Line, f.Column, f.Rule, f.Message)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// severityColor is the colour of a rule name of that severity.
+func severityColor(s Severity) string {
+	switch s {
+	case Error:
+		return ansiRed
+	case Warning:
+		return ansiYellow
+	}
+	return ansiCyan
 }

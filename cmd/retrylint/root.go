@@ -3,26 +3,31 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
 )
 
-// exitCode ends a command with a code other than 0 or 2 (1: findings at or
-// above the fail level). Any other error returned by a command is exit 2.
+// exitCode ends a command with the given exit status and no further message:
+// 1 for findings at or above the fail level, 2 for a failed run whose errors
+// the command has already printed. Any other error returned by a command is
+// printed by execute and ends the run with exit 2.
 type exitCode int
 
 func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 func execute(args []string) int {
-	root := &cobra.Command{
-		Use:           "retrylint",
-		Short:         "Find retry designs that turn small outages into large ones",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-	}
-	root.AddCommand(newTopologyCmd())
+	return run(args, os.Stdout, os.Stderr)
+}
+
+// run executes the command line args, writing to stdout and stderr, and
+// returns the process exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd()
 	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	err := root.Execute()
 	var ec exitCode
 	switch {
@@ -31,7 +36,38 @@ func execute(args []string) int {
 	case errors.As(err, &ec):
 		return int(ec)
 	default:
-		fmt.Fprintln(os.Stderr, "retrylint:", err)
+		fmt.Fprintln(stderr, "retrylint:", err)
 		return 2
 	}
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "retrylint",
+		Short: "Find retry designs that turn small outages into large ones",
+		Long: `retrylint finds retry designs that turn a small outage into a large one.
+
+"retrylint code" checks Go packages for retry loops that storm a struggling
+dependency: fixed intervals, backoff without jitter or cap, unbounded or
+unclassified retries, retried permanent failures, sleeps that ignore the
+context. "retrylint topology" checks infrastructure manifests for retry layers
+that multiply.
+
+Exit status: 0 no finding at or above --fail-on, 1 findings at or above it,
+2 the run itself failed (bad flag, invalid input, type errors).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	// Flag errors are usage errors: exit 2 like any failed run.
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return fmt.Errorf("%s: %w (see %q)", cmd.CommandPath(), err, cmd.CommandPath()+" --help")
+	})
+	root.AddCommand(
+		newCodeCmd(),
+		newTopologyCmd(),
+		newRulesCmd(),
+		newExplainCmd(),
+		newVersionCmd(),
+	)
+	return root
 }

@@ -1,0 +1,292 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/retrylint/retrylint/analyzer/all"
+	"github.com/retrylint/retrylint/analyzer/retryloop"
+	"github.com/retrylint/retrylint/report"
+)
+
+// codeFlags are the flags of "retrylint code".
+type codeFlags struct {
+	outputFlags
+	tests bool
+}
+
+func newCodeCmd() *cobra.Command {
+	flags := &codeFlags{outputFlags: outputFlags{formats: []string{"text", "json"}}}
+	cmd := &cobra.Command{
+		Use:   "code [flags] [PACKAGES...]",
+		Short: "Check Go packages for retry loops that storm a struggling dependency",
+		Long: `Check Go packages for retry loops that storm a struggling dependency.
+
+PACKAGES are go build patterns ("./...", "example.com/m/pkg"); the default is
+the package in the current directory. The packages must type-check: a load or
+type error is printed as file:line:col and ends the run with exit status 2,
+without a report.
+
+"retrylint rules" lists the rules; "retrylint explain RULE" explains one.`,
+		Example: `  retrylint code ./...
+  retrylint code --format json --output retrylint.json ./...
+  go vet -vettool=$(command -v retrylint) ./...`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCode(cmd, flags, args)
+		},
+	}
+	flags.register(cmd)
+	cmd.Flags().BoolVar(&flags.tests, "tests", false, "also check the _test.go files of the packages")
+	return cmd
+}
+
+// runCode is "retrylint code": check, report, and turn the findings into
+// the exit status.
+func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
+	if err := flags.validate(); err != nil {
+		return err
+	}
+	if len(patterns) == 0 {
+		patterns = []string{"."}
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	res, err := checkCode(codeConfig{Dir: dir, Patterns: patterns, Tests: flags.tests}, all.Rules())
+	var inErr *inputError
+	if errors.As(err, &inErr) {
+		for _, line := range inErr.lines {
+			fmt.Fprintln(cmd.ErrOrStderr(), line)
+		}
+		return exitCode(2)
+	}
+	if err != nil {
+		return err
+	}
+	if err := flags.write(res, cmd.OutOrStdout()); err != nil {
+		return err
+	}
+	return verdict(res.Findings, flags.failOn)
+}
+
+// codeConfig says what checkCode checks.
+type codeConfig struct {
+	Dir      string   // working directory: patterns and reported paths are relative to it
+	Patterns []string // go/packages patterns
+	Tests    bool     // also check _test.go files
+}
+
+// inputError reports packages that did not load or type-check, one
+// "file:line:col: message" a line.
+type inputError struct{ lines []string }
+
+func (e *inputError) Error() string { return strings.Join(e.lines, "\n") }
+
+// checkCode loads the packages of cfg and runs the analyzers of rules over
+// them. Only the diagnostics of those analyzers are reported, not those of
+// the analyzers they require. Packages that do not load or type-check give
+// an *inputError and no result.
+func checkCode(cfg codeConfig, rules []all.Rule) (*report.Result, error) {
+	ruleOf := make(map[*analysis.Analyzer]string)
+	var analyzers []*analysis.Analyzer
+	for _, r := range rules {
+		ruleOf[r.Analyzer] = r.Name
+		analyzers = append(analyzers, r.Analyzer)
+	}
+
+	pkgs, err := loadPackages(cfg, needFacts(analyzers))
+	if err != nil {
+		return nil, err
+	}
+	if lines := packageErrors(pkgs, cfg.Dir); len(lines) > 0 {
+		return nil, &inputError{lines}
+	}
+
+	retryloop.IncludeTests = cfg.Tests
+	graph, err := checker.Analyze(analyzers, analysisRoots(pkgs), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	res := newResult()
+	seen := make(map[report.Finding]bool)
+	var failures []string
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			failures = append(failures, fmt.Sprintf("%s: analyzer %s failed: %v", act.Package.PkgPath, act.Analyzer.Name, act.Err))
+			continue
+		}
+		for _, d := range act.Diagnostics {
+			f := toFinding(act.Package.Fset, d, ruleOf[act.Analyzer], cfg.Dir)
+			if !seen[f] { // report a repeated diagnostic once
+				seen[f] = true
+				res.Findings = append(res.Findings, f)
+			}
+		}
+	}
+	if len(failures) > 0 {
+		slices.Sort(failures)
+		return nil, errors.New(strings.Join(failures, "\n"))
+	}
+	res.Sort()
+	return res, nil
+}
+
+// loadPackages loads the packages of cfg with syntax and types; with
+// allSyntax, their dependencies too, for analyzers that pass facts between
+// packages.
+func loadPackages(cfg codeConfig, allSyntax bool) ([]*packages.Package, error) {
+	mode := packages.LoadSyntax
+	if allSyntax {
+		mode = packages.LoadAllSyntax
+	}
+	pkgs, err := packages.Load(&packages.Config{
+		Mode:  mode | packages.NeedModule,
+		Dir:   cfg.Dir,
+		Tests: cfg.Tests,
+	}, cfg.Patterns...)
+	if err != nil {
+		return nil, err
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("%s matched no packages", strings.Join(cfg.Patterns, " "))
+	}
+	return pkgs, nil
+}
+
+// needFacts reports whether any of the analyzers, or the analyzers they
+// require, pass facts between packages.
+func needFacts(analyzers []*analysis.Analyzer) bool {
+	seen := make(map[*analysis.Analyzer]bool)
+	queue := slices.Clone(analyzers)
+	for len(queue) > 0 {
+		a := queue[0]
+		queue = queue[1:]
+		if seen[a] {
+			continue
+		}
+		seen[a] = true
+		if len(a.FactTypes) > 0 {
+			return true
+		}
+		queue = append(queue, a.Requires...)
+	}
+	return false
+}
+
+// packageErrors lists the load, parse and type errors of pkgs and their
+// dependencies, deduplicated, as "file:line:col: message" with the file
+// relative to dir. A package's parse and type errors stand for the compiler
+// output that go list reports for the same package.
+func packageErrors(pkgs []*packages.Package, dir string) []string {
+	var lines []string
+	seen := make(map[string]bool)
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		precise := slices.ContainsFunc(p.Errors, func(e packages.Error) bool {
+			return e.Kind != packages.ListError
+		})
+		for _, e := range p.Errors {
+			if precise && e.Kind == packages.ListError {
+				continue
+			}
+			line := fmt.Sprintf("%s: %s", p.ID, e.Msg)
+			if e.Pos != "" && e.Pos != "-" {
+				line = fmt.Sprintf("%s: %s", relPos(dir, e.Pos), e.Msg)
+			}
+			if !seen[line] {
+				seen[line] = true
+				lines = append(lines, line)
+			}
+		}
+	})
+	return lines
+}
+
+// relPos rewrites the file of a "file:line:col" position relative to dir.
+func relPos(dir, pos string) string {
+	file, suffix := pos, ""
+	for range 2 { // strip ":col" and ":line"
+		i := strings.LastIndexByte(file, ':')
+		if i < 0 {
+			break
+		}
+		if _, err := strconv.Atoi(file[i+1:]); err != nil {
+			break
+		}
+		file, suffix = file[:i], file[i:]+suffix
+	}
+	return relPath(dir, file) + suffix
+}
+
+// relPath is file relative to dir with "/" separators, or file itself
+// (with "/") when it is not inside dir.
+func relPath(dir, file string) string {
+	if file == "" {
+		return ""
+	}
+	if rel, err := filepath.Rel(dir, file); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(file)
+}
+
+// analysisRoots is the set of packages to analyze: pkgs without the
+// generated test mains, and without a package whose in-package test variant
+// ("p [p.test]", a superset of its files) is present too.
+func analysisRoots(pkgs []*packages.Package) []*packages.Package {
+	hasTestVariant := make(map[string]bool)
+	for _, p := range pkgs {
+		if p.ForTest != "" && p.PkgPath == p.ForTest {
+			hasTestVariant[p.PkgPath] = true
+		}
+	}
+	var roots []*packages.Package
+	for _, p := range pkgs {
+		testMain := strings.HasSuffix(p.ID, ".test")
+		coveredByVariant := p.ForTest == "" && hasTestVariant[p.PkgPath]
+		if !testMain && !coveredByVariant {
+			roots = append(roots, p)
+		}
+	}
+	return roots
+}
+
+// toFinding converts a diagnostic of the analyzer of rule. The rule is the
+// diagnostic's Category when it has one; the "rule: " prefix that the
+// message carries for go vet's output is removed.
+func toFinding(fset *token.FileSet, d analysis.Diagnostic, rule, dir string) report.Finding {
+	if d.Category != "" {
+		rule = d.Category
+	}
+	pos := fset.Position(d.Pos)
+	end := pos
+	if d.End.IsValid() {
+		end = fset.Position(d.End)
+	}
+	f := report.Finding{
+		Rule:      rule,
+		Severity:  report.Error,
+		Message:   strings.TrimPrefix(d.Message, rule+": "),
+		File:      relPath(dir, pos.Filename),
+		Line:      pos.Line,
+		Column:    pos.Column,
+		EndLine:   end.Line,
+		EndColumn: end.Column,
+	}
+	if len(d.SuggestedFixes) > 0 {
+		f.Fix = d.SuggestedFixes[0].Message
+	}
+	return f
+}

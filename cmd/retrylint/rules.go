@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/retrylint/retrylint/analyzer/all"
+	"github.com/retrylint/retrylint/docs"
+	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/rules"
+)
+
+// ruleInfo is one line of the rule catalogue.
+type ruleInfo struct {
+	Name     string
+	Half     string // "code" or "topology"
+	Severity report.Severity
+	Summary  string
+}
+
+// catalogue lists every rule: the code rules, then the topology rules.
+// Code rules all default to error; their summary is their page's.
+func catalogue() []ruleInfo {
+	var list []ruleInfo
+	for _, r := range all.Rules() {
+		list = append(list, ruleInfo{r.Name, "code", report.Error, summaryLine(docs.Summary(r.Name))})
+	}
+	for _, r := range rules.Catalog() {
+		list = append(list, ruleInfo{r.ID, "topology", r.Severity, r.Summary})
+	}
+	return list
+}
+
+// summaryLine turns a page's summary sentence into the catalogue's style,
+// a clause: "A retry loop waits." becomes "a retry loop waits".
+func summaryLine(sentence string) string {
+	s := strings.TrimSuffix(sentence, ".")
+	word, _, _ := strings.Cut(s, " ")
+	if acronym := len(word) > 1 && word == strings.ToUpper(word); s == "" || acronym {
+		return s
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToLower(r)) + s[size:]
+}
+
+func newRulesCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "rules",
+		Short: "List every rule: name, half (code or topology), default severity, summary",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return writeCatalogue(cmd.OutOrStdout(), catalogue())
+		},
+	}
+}
+
+// writeCatalogue prints one rule a line, in aligned columns.
+func writeCatalogue(w io.Writer, list []ruleInfo) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	for _, r := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, r.Half, r.Severity, r.Summary)
+	}
+	return tw.Flush()
+}
+
+func newExplainCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "explain RULE",
+		Short: "Explain a rule: what it flags, why it hurts, a bad and a good example, the fix",
+		Args:  cobra.ExactArgs(1),
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			var names []string
+			for _, r := range catalogue() {
+				names = append(names, r.Name)
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return explain(cmd.OutOrStdout(), args[0])
+		},
+	}
+}
+
+// explain prints the page of the named rule.
+func explain(w io.Writer, name string) error {
+	known := slices.ContainsFunc(catalogue(), func(r ruleInfo) bool { return r.Name == name })
+	page, ok := docs.Rule(name)
+	switch {
+	case !known:
+		return fmt.Errorf("explain: unknown rule %q (\"retrylint rules\" lists them)", name)
+	case !ok:
+		return fmt.Errorf("explain: rule %q has no page", name)
+	}
+	_, err := w.Write(page)
+	return err
+}
