@@ -33,7 +33,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			seen[w.Node] = true
 			diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
-				"retry delay "+types.ExprString(w.Delay)+" grows with the attempt without an upper bound; late attempts wait far longer than the outage lasts; clamp it, e.g. min(d, maxDelay)")
+				"retry wait ("+types.ExprString(w.Delay)+") grows with the attempt without an upper bound; late attempts wait far longer than the outage lasts; clamp it, e.g. min(d, maxDelay)")
 		}
 	}
 	return nil, nil

@@ -15,6 +15,17 @@ import (
 // IncludeTests makes the analysis look at _test.go files too.
 var IncludeTests bool
 
+// Classifiers names extra functions whose call on a failure path counts as
+// classifying the failure, even when they do not take the error itself:
+// "mypkg.ShouldRetry" (package name) or "example.com/x/mypkg.ShouldRetry"
+// (import path); methods as "mypkg.Type.Method".
+var Classifiers []string
+
+// RetryHelpers names functions that run an operation with retries of their
+// own, as "pkg.Func" or "import/path.Func". They are recorded for the
+// checks that look at retry layers; no code rule reads them yet.
+var RetryHelpers []string
+
 // Analyzer finds the retry loops of a package; its result is a *Result.
 var Analyzer = &analysis.Analyzer{
 	Name:       "retryloop",

@@ -11,3 +11,11 @@ import (
 func TestUnclassifiedRetry(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), unclassifiedretry.Analyzer, "clients")
 }
+
+func TestConfiguredClassifier(t *testing.T) {
+	if err := unclassifiedretry.Analyzer.Flags.Set("classifiers", "configured.shouldRetry"); err != nil {
+		t.Fatal(err)
+	}
+	defer unclassifiedretry.Analyzer.Flags.Set("classifiers", "")
+	analysistest.Run(t, analysistest.TestData(), unclassifiedretry.Analyzer, "configured")
+}

@@ -40,7 +40,7 @@ func (a *API) Doubling(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(delay): // want `no-cap: retry delay delay grows with the attempt without an upper bound`
+		case <-time.After(delay): // want `no-cap: retry wait \(delay\) grows with the attempt without an upper bound`
 		}
 		delay *= 2
 	}
@@ -87,7 +87,7 @@ func (a *API) Linear(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-a.clock.After(linear(i)): // want `no-cap: retry delay linear\(i\) grows`
+		case <-a.clock.After(linear(i)): // want `no-cap: retry wait \(linear\(i\)\) grows`
 		}
 	}
 	return err

@@ -40,7 +40,7 @@ func (a *API) Doubling(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(delay): // want `no-jitter: retry delay delay grows with the attempt but nothing random enters it`
+		case <-time.After(delay): // want `no-jitter: retry wait \(delay\) grows with the attempt but nothing random enters it`
 		}
 		delay *= 2
 	}
@@ -63,7 +63,7 @@ func (a *API) Shifted(ctx context.Context) error {
 		case <-ctx.Done():
 			t.Stop()
 			return ctx.Err()
-		case <-t.C: // want `no-jitter: retry delay wait grows`
+		case <-t.C: // want `no-jitter: retry wait \(wait\) grows`
 		}
 	}
 	return ErrUnavailable
@@ -87,7 +87,7 @@ func (a *API) Linear(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-a.clock.After(linear(i)): // want `no-jitter: retry delay linear\(i\) grows`
+		case <-a.clock.After(linear(i)): // want `no-jitter: retry wait \(linear\(i\)\) grows`
 		}
 	}
 	return err
@@ -107,7 +107,7 @@ func (a *API) Pow(ctx context.Context) error {
 		if d > a.max {
 			d = a.max
 		}
-		a.clock.Sleep(d) // want `no-jitter: retry delay d grows`
+		a.clock.Sleep(d) // want `no-jitter: retry wait \(d\) grows`
 	}
 	return ErrUnavailable
 }
@@ -141,7 +141,7 @@ func Connect(ctx context.Context, dsn string) (*sql.DB, error) {
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-time.After(p.next()): // want `no-jitter: retry delay p.next\(\) grows`
+		case <-time.After(p.next()): // want `no-jitter: retry wait \(p.next\(\)\) grows`
 		}
 	}
 	return nil, ErrUnavailable
@@ -162,7 +162,7 @@ func (a *API) Scheduled(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(schedule[i]): // want `no-jitter: retry delay schedule\[i\] grows`
+		case <-time.After(schedule[i]): // want `no-jitter: retry wait \(schedule\[i\]\) grows`
 		}
 	}
 	return ErrUnavailable
