@@ -1,14 +1,149 @@
 // Package rules holds the topology rules and their registry.
 package rules
 
-import "github.com/retrylint/retrylint/report"
+import (
+	"sort"
+
+	"github.com/retrylint/retrylint/multiply"
+	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/topology"
+)
 
 // Info describes a rule for the catalogue (`retrylint rules`).
 type Info struct {
 	ID       string
 	Severity report.Severity
 	Summary  string
+	// Remediation is the one-line fix shown with each finding.
+	Remediation string
+	// Doc is the rule's page, relative to the repository root.
+	Doc string
+}
+
+// Rule is one topology check.
+type Rule struct {
+	Info
+	check func(*Pass)
+}
+
+// all lists the rules in catalogue order (SPEC §4).
+var all = []*Rule{
+	jobMaxRetries,
+	failureTriggersRedelivery,
+	timeoutShorterThanRetries,
+	ineffectiveRetryPredicate,
+	prematureFailureNotification,
+	unboundedRedelivery,
+	retryCycle,
+	amplification,
+	multipleRetryLayers,
+	transientNotRetried,
+	retryWithoutBackoff,
+	unresolvedReference,
+	invalidSuppression,
 }
 
 // Catalog lists the topology rules in catalogue order.
-func Catalog() []Info { return nil }
+func Catalog() []Info {
+	out := make([]Info, len(all))
+	for i, r := range all {
+		out[i] = r.Info
+	}
+	return out
+}
+
+// Lookup returns the rule with the given ID.
+func Lookup(id string) (Info, bool) {
+	for _, r := range all {
+		if r.ID == id {
+			return r.Info, true
+		}
+	}
+	return Info{}, false
+}
+
+// Options configure a run of the rules.
+type Options struct {
+	// Budget is the maximum executions of a component per event; 0 takes
+	// the topology file's budget, or else topology.DefaultBudget (then
+	// amplification only warns).
+	Budget int
+}
+
+// Pass is what a rule sees.
+type Pass struct {
+	Graph    *topology.Graph
+	Mult     *multiply.Result
+	Budget   int
+	Explicit bool // the budget was given (flag or topology file)
+	rule     *Rule
+	findings []report.Finding
+}
+
+// Report records a finding of the running rule at its default severity.
+func (p *Pass) Report(pos topology.Pos, component, msg string) {
+	p.ReportSeverity(pos, component, p.rule.Severity, msg)
+}
+
+// ReportSeverity records a finding with an explicit severity.
+func (p *Pass) ReportSeverity(pos topology.Pos, component string, sev report.Severity, msg string) {
+	if pos.Line == 0 {
+		pos.Line, pos.Col = 1, 1
+	}
+	end := pos.EndCol
+	if end <= pos.Col {
+		end = pos.Col
+	}
+	p.findings = append(p.findings, report.Finding{
+		Rule: p.rule.ID, Severity: sev, Message: msg,
+		File: pos.File, Line: pos.Line, Column: pos.Col, EndLine: pos.Line, EndColumn: end,
+		Component: component, Fix: p.rule.Remediation,
+	})
+}
+
+// Run multiplies attempts over g, runs every rule and returns the findings
+// that no `# retrylint:ignore` comment suppresses, sorted.
+func Run(g *topology.Graph, opts Options) ([]report.Finding, *multiply.Result) {
+	mult := multiply.Compute(g)
+	p := &Pass{Graph: g, Mult: mult, Budget: topology.DefaultBudget}
+	switch {
+	case opts.Budget > 0:
+		p.Budget, p.Explicit = opts.Budget, true
+	case g.Budget > 0:
+		p.Budget, p.Explicit = g.Budget, true
+	}
+	for _, r := range all {
+		p.rule = r
+		r.check(p)
+	}
+	var out []report.Finding
+	seen := map[report.Finding]bool{}
+	for _, f := range p.findings {
+		pos := topology.Pos{File: f.File, Line: f.Line, Col: f.Column}
+		if f.Rule != invalidSuppression.ID && g.Suppress.Suppressed(f.Rule, pos) {
+			continue
+		}
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		out = append(out, f)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
+	return out, mult
+}

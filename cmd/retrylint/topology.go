@@ -1,7 +1,196 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
+	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/rules"
+	"github.com/retrylint/retrylint/topology"
+)
+
+// topologyFlags are the flags of `retrylint topology`.
+type topologyFlags struct {
+	out     outputFlags
+	budget  int
+	verbose bool
+}
+
+// newTopologyCmd is `retrylint topology`: the infrastructure half.
 func newTopologyCmd() *cobra.Command {
-	return &cobra.Command{Use: "topology PATH..."}
+	f := topologyFlags{out: outputFlags{formats: []string{"text", "json"}}}
+	cmd := &cobra.Command{
+		Use:   "topology [flags] PATH...",
+		Short: "Check the retry layers of infrastructure manifests",
+		Long: `Loads manifests (files, directories walked recursively, globs): Cloud Run jobs
+and services, Cloud Workflows source, Pub/Sub subscriptions, Eventarc triggers
+and retrylint topology files (also Cloud Scheduler jobs). Builds the graph of retry layers, multiplies
+attempts along every path and runs the topology rules.
+
+Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
+2 invalid input (with file:line:col) or a bad flag.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTopology(cmd.OutOrStdout(), cmd.ErrOrStderr(), args, f)
+		},
+	}
+	f.out.register(cmd)
+	fl := cmd.Flags()
+	fl.IntVar(&f.budget, "budget", 0, "the most executions `N` of any component per event; over it amplification is an error")
+	fl.BoolVar(&f.verbose, "verbose", false, "list skipped files, topology-file overrides and assumed components on standard error")
+	return cmd
+}
+
+// runTopology is the whole command; nothing is written when the input is
+// invalid.
+func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error {
+	if err := f.out.validate(); err != nil {
+		return err
+	}
+	if f.budget < 0 {
+		return fmt.Errorf("--budget: want a positive number, got %d", f.budget)
+	}
+	res, g, err := checkTopology(args, f.budget)
+	if err != nil {
+		return err
+	}
+	if f.verbose {
+		writeVerbose(stderr, g)
+	}
+	if f.out.format == "json" {
+		if err := f.out.write(res, stdout); err != nil {
+			return err
+		}
+	} else {
+		var buf bytes.Buffer
+		if err := writeTopologyText(&buf, res, f.out.useColor(stdout)); err != nil {
+			return err
+		}
+		if err := writeBytes(buf.Bytes(), f.out.output, stdout); err != nil {
+			return err
+		}
+	}
+	return verdict(res.Findings, f.out.failOn)
+}
+
+// checkTopology loads the manifests under paths, multiplies attempts and
+// runs the topology rules: the findings and one chain per (root, reachable
+// component), sorted. budget 0 takes the topology file's budget. An invalid
+// input is an error naming file:line:col.
+func checkTopology(paths []string, budget int) (*report.Result, *topology.Graph, error) {
+	g, err := topology.Load(paths, topology.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	findings, mult := rules.Run(g, rules.Options{Budget: budget})
+	res := newResult()
+	res.Findings, res.Chains = findings, make([]report.Chain, 0, len(mult.Chains))
+	for _, c := range mult.Chains {
+		res.Chains = append(res.Chains, c.Report())
+	}
+	res.Sort()
+	return res, g, nil
+}
+
+// writeVerbose lists what was skipped and what the topology file overrode.
+func writeVerbose(w io.Writer, g *topology.Graph) {
+	for _, s := range g.Skipped {
+		fmt.Fprintf(w, "%s: skipped: no known manifest kind\n", s)
+	}
+	for _, c := range g.Components {
+		if len(c.Overridden) > 0 {
+			fmt.Fprintf(w, "%s: %s: topology file overrides %s\n", c.Pos, c.Name, strings.Join(c.Overridden, ", "))
+		}
+		if c.Assumed {
+			fmt.Fprintf(w, "%s: %s: assumed %s (%s)\n", c.Pos, c.Name, c.Kind, topology.KindDefaults(c.Kind))
+		}
+	}
+}
+
+// writeTopologyText writes findings compiler-style, then one table per root:
+// component, worst-case attempts, formula.
+func writeTopologyText(w io.Writer, res *report.Result, color bool) error {
+	var b bytes.Buffer
+	if err := report.WriteTextOptions(&b, res, report.TextOptions{Color: color}); err != nil {
+		return err
+	}
+	root := ""
+	var tw *tabwriter.Writer
+	for _, c := range rootsFirst(res.Chains) {
+		if c.Root != root {
+			if tw != nil {
+				tw.Flush()
+			}
+			root = c.Root
+			fmt.Fprintf(&b, "\nevent at %s:\n", root)
+			tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "  COMPONENT\tATTEMPTS\tFORMULA")
+		}
+		attempts := "unbounded"
+		if c.Attempts != nil {
+			attempts = fmt.Sprint(*c.Attempts)
+			if !c.Unbounded && *c.Attempts == 1<<63-1 {
+				attempts = "≥ " + attempts
+			}
+		}
+		formula := c.Formula
+		if c.Estimate != "" {
+			formula += " (" + c.Estimate + ")"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Target, attempts, formula)
+	}
+	if tw != nil {
+		tw.Flush()
+	}
+	if len(res.Findings) == 0 {
+		fmt.Fprintln(&b, "\nno findings")
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// rootsFirst orders chains by root, the root's own row first.
+func rootsFirst(chains []report.Chain) []report.Chain {
+	out := append([]report.Chain(nil), chains...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Root != b.Root {
+			return a.Root < b.Root
+		}
+		return a.Target == a.Root && b.Target != b.Root
+	})
+	return out
+}
+
+// writeBytes writes a rendered report to output ("" or "-": stdout), the
+// file only once complete.
+func writeBytes(data []byte, output string, stdout io.Writer) error {
+	if output == "" || output == "-" {
+		_, err := stdout.Write(data)
+		return err
+	}
+	tmp, err := os.CreateTemp(dirOf(output), ".retrylint-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), output)
 }

@@ -1,0 +1,359 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/retrylint/retrylint/report"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/topology/golden")
+
+// pkgDir is this package's directory, taken before any test changes the
+// working directory.
+var pkgDir = func() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		panic(err)
+	}
+	return wd
+}()
+
+// repoRoot is the repository root, from this package's directory.
+func repoRoot(t testing.TB) string {
+	return filepath.Clean(filepath.Join(pkgDir, "..", ".."))
+}
+
+// corpusDir is the shared GCP corpus beside the repository.
+func corpusDir(t testing.TB) string {
+	return filepath.Join(repoRoot(t), "..", "shared", "corpus", "gcp")
+}
+
+// runCLI runs `retrylint topology ARGS` in dir and returns its output and
+// exit code as execute would.
+func runCLI(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	t.Chdir(dir)
+	cmd := newTopologyCmd()
+	var out, errOut bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	var ec exitCode
+	switch {
+	case err == nil:
+		code = 0
+	case errors.As(err, &ec):
+		code = int(ec)
+	default:
+		code = 2
+		errOut.WriteString(err.Error())
+	}
+	return out.String(), errOut.String(), code
+}
+
+// toolVersionRE matches the tool version in JSON output, which depends on
+// how the binary was built.
+var toolVersionRE = regexp.MustCompile(`("name": "retrylint",\s*"version": )"[^"]*"`)
+
+// golden compares got with the golden file (rewritten with -update).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	got = toolVersionRE.ReplaceAllString(got, `$1"VERSION"`)
+	path := filepath.Join(repoRoot(t), "testdata", "topology", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it)\n--- got ---\n%s", name, got)
+	}
+}
+
+func TestIncidentExamples(t *testing.T) {
+	root := repoRoot(t)
+	cases := []struct {
+		dir      string
+		code     int
+		target   string
+		attempts int64
+		rules    []string
+	}{
+		{"incident1", 1, "mapping-app", 12, []string{"job-max-retries", "ineffective-retry-predicate", "premature-failure-notification", "amplification", "transient-not-retried", "multiple-retry-layers"}},
+		{"incident1/fixed", 0, "mapping-app", 3, nil},
+		{"incident2", 1, "order-workflow", 5, []string{"failure-triggers-redelivery", "premature-failure-notification"}},
+		{"incident2/fixed", 0, "order-workflow", 5, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.dir, func(t *testing.T) {
+			arg := "examples/topology/" + c.dir + "/retrylint.yaml"
+			name := strings.ReplaceAll(c.dir, "/", "-")
+			text, stderr, code := runCLI(t, root, arg)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, c.code, stderr)
+			}
+			golden(t, name+".txt", text)
+			js, _, code := runCLI(t, root, "--format", "json", arg)
+			if code != c.code {
+				t.Fatalf("json: exit %d, want %d", code, c.code)
+			}
+			golden(t, name+".json", js)
+			var res report.Result
+			if err := json.Unmarshal([]byte(js), &res); err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, ch := range res.Chains {
+				if ch.Target == c.target && ch.Attempts != nil {
+					found = true
+					if *ch.Attempts != c.attempts {
+						t.Errorf("worst case of %s = %d, want %d (%s)", c.target, *ch.Attempts, c.attempts, ch.Formula)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no chain for %s", c.target)
+			}
+			fired := map[string]bool{}
+			for _, f := range res.Findings {
+				fired[f.Rule] = true
+			}
+			for _, r := range c.rules {
+				if !fired[r] {
+					t.Errorf("%s did not fire", r)
+				}
+			}
+			if c.code == 0 && len(res.Findings) > 0 {
+				for _, f := range res.Findings {
+					if f.Severity != report.Note {
+						t.Errorf("fixed version has a finding: %s:%d: %s: %s", f.File, f.Line, f.Rule, f.Message)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestIncident1Formula(t *testing.T) {
+	js, _, _ := runCLI(t, repoRoot(t), "--format", "json", "examples/topology/incident1/retrylint.yaml")
+	if !strings.Contains(js, `"formula": "(2+1)×(3+1) = 12"`) {
+		t.Errorf("incident 1 does not show (2+1)×(3+1) = 12:\n%s", js)
+	}
+}
+
+func TestCorpusGolden(t *testing.T) {
+	dir := corpusDir(t)
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("corpus not found: %v", err)
+	}
+	var files, others []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || filepath.Ext(p) == ".tf" {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if manifestFile(p) {
+			files = append(files, filepath.ToSlash(rel))
+		} else {
+			others = append(others, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d corpus files found", len(files))
+	}
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			js, stderr, code := runCLI(t, dir, "--format", "json", "--fail-on", "never", f)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			golden(t, "corpus/"+strings.TrimSuffix(f, filepath.Ext(f))+".json", js)
+		})
+	}
+	// README, SOURCES.tsv, licences: no known kind, skipped, never exit 2.
+	for _, f := range others {
+		t.Run(f, func(t *testing.T) {
+			js, stderr, code := runCLI(t, dir, "--format", "json", f)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if !strings.Contains(js, `"findings": []`) || !strings.Contains(js, `"chains": []`) {
+				t.Errorf("%s is no manifest but gave a result:\n%s", f, js)
+			}
+		})
+	}
+	// Files that belong to one topology, loaded together.
+	t.Run("pairs/gem-pr-generator", func(t *testing.T) {
+		js, stderr, code := runCLI(t, dir, "--format", "json", "--fail-on", "never",
+			"workflows/gem-pr-generator-workflow.yaml", "cloudrun/gem-pr-generator-job.yaml")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		golden(t, "corpus/pairs/gem-pr-generator.json", js)
+	})
+	t.Run("all", func(t *testing.T) {
+		js, stderr, code := runCLI(t, dir, "--format", "json", "--fail-on", "never", "cloudrun", "pubsub", "eventarc", "workflows")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		golden(t, "corpus/all.json", js)
+	})
+}
+
+func manifestFile(p string) bool {
+	switch filepath.Ext(p) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+func TestBrokenInputs(t *testing.T) {
+	root := repoRoot(t)
+	cases := []struct{ file, want string }{
+		{"bad-yaml.yaml", "bad-yaml.yaml:4:1: invalid YAML"},
+		{"wrong-type.yaml", "wrong-type.yaml:10:23: maxRetries: expected an integer"},
+		{"unknown-key.topology.yaml", `unknown-key.topology.yaml:5:5: component app: unknown key "retries"`},
+		{"include-outside/inner/retrylint.yaml", `retrylint.yaml:2:11: include "../../bad-yaml.yaml" is outside the given paths`},
+		{"unclosed-expr.yaml", `unclosed-expr.yaml:6:16: unclosed "${"`},
+		{"bad-signal.topology.yaml", `bad-signal.topology.yaml:8:24: component app: calls: on: "flaky" is not a signal`},
+		{"wrong-kind-field.topology.yaml", "wrong-kind-field.topology.yaml:5:5: component web: max_retries applies to cloudrun.job"},
+		{"sub-bad-attempts.yaml", "sub-bad-attempts.yaml:4:24: maxDeliveryAttempts: expected an integer"},
+		{"does-not-exist.yaml", "does-not-exist.yaml: cannot read"},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "report.json")
+			stdout, stderr, code := runCLI(t, root, "--output", out, "testdata/topology/broken/"+c.file)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2; stdout %q", code, stdout)
+			}
+			if !strings.Contains(stderr, c.want) {
+				t.Errorf("error %q does not contain %q", stderr, c.want)
+			}
+			if stdout != "" {
+				t.Errorf("output on invalid input: %q", stdout)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Error("report file written on invalid input")
+			}
+		})
+	}
+}
+
+func TestFlags(t *testing.T) {
+	root := repoRoot(t)
+	arg := "examples/topology/incident1/fixed/retrylint.yaml"
+	if _, _, code := runCLI(t, root, "--format", "sarif-ish", arg); code != 2 {
+		t.Errorf("bad --format: exit %d, want 2", code)
+	}
+	if _, _, code := runCLI(t, root, "--fail-on", "sometimes", arg); code != 2 {
+		t.Errorf("bad --fail-on: exit %d, want 2", code)
+	}
+	// Warnings fail the run with --fail-on warning; --budget makes
+	// amplification an error.
+	bad := "examples/topology/incident1/retrylint.yaml"
+	if _, _, code := runCLI(t, root, "--fail-on", "never", bad); code != 0 {
+		t.Errorf("--fail-on never: exit %d, want 0", code)
+	}
+	js, _, _ := runCLI(t, root, "--format", "json", "--budget", "4", arg)
+	var res report.Result
+	if err := json.Unmarshal([]byte(js), &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Findings {
+		if f.Rule == "amplification" && f.Severity != report.Error {
+			t.Errorf("amplification over --budget is %s, want error", f.Severity)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "r.txt")
+	if _, _, code := runCLI(t, root, "--output", out, arg); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), "event at mapping-trigger") {
+		t.Errorf("--output file: %v %q", err, b)
+	}
+	_, stderr, _ := runCLI(t, root, "--verbose", "examples/topology/incident2/retrylint.yaml")
+	if stderr != "" && !strings.Contains(stderr, "assumed") && !strings.Contains(stderr, "skipped") {
+		t.Errorf("unexpected --verbose output %q", stderr)
+	}
+}
+
+func TestGlobAndDirectory(t *testing.T) {
+	root := repoRoot(t)
+	_, stderr, code := runCLI(t, root, "--fail-on", "never", "examples/topology/incident2/fixed/*.yaml")
+	if code != 0 {
+		t.Fatalf("glob: exit %d: %s", code, stderr)
+	}
+	_, stderr, code = runCLI(t, root, "examples/topology/incident2/fixed")
+	if code != 0 {
+		t.Fatalf("directory: exit %d: %s", code, stderr)
+	}
+}
+
+func TestTextTable(t *testing.T) {
+	root := repoRoot(t)
+	text, stderr, code := runCLI(t, root, "--fail-on", "never", "testdata/topology/cases/saturate.topology.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	flat := strings.Join(strings.Fields(text), " ")
+	if !strings.Contains(flat, "layer10 ≥ 9223372036854775807 (99+1)×(99+1)") || !strings.Contains(flat, "= ≥ 9223372036854775807") {
+		t.Errorf("saturated count not shown:\n%s", text)
+	}
+	text, _, code = runCLI(t, root, "testdata/topology/cases/unbounded.yaml")
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (unbounded-redelivery is an error)", code)
+	}
+	for _, want := range []string{
+		"unbounded-redelivery: subscription orders-push (push) has no dead-letter policy",
+		"orders unbounded ∞ = unbounded (≈ 1,008 deliveries in 7 days at the 600 s maximum backoff)",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestTopologyGuideOutput keeps the output shown in docs/topology.md true.
+func TestTopologyGuideOutput(t *testing.T) {
+	root := repoRoot(t)
+	guide, err := os.ReadFile(filepath.Join(root, "docs", "topology.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(guide), "For incident 2:\n\n```text\n")
+	if !ok {
+		t.Fatal("docs/topology.md shows no output for incident 2")
+	}
+	want, _, _ := strings.Cut(after, "```")
+	got, _, _ := runCLI(t, root, "examples/topology/incident2/retrylint.yaml")
+	if got != want {
+		t.Errorf("docs/topology.md shows\n%s\nbut the command prints\n%s", want, got)
+	}
+}

@@ -1,0 +1,537 @@
+package multiply
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/topology"
+)
+
+// Factor is what one edge multiplies the executions of its callee by.
+type Factor struct {
+	Edge      *topology.Edge
+	Count     Count
+	Effective bool   // the edge retries and its predicate matches what the callee emits
+	Retrying  bool   // the edge retries or redelivers at all
+	Tasks     int    // task count folded in (a job running its container), 1 otherwise
+	Term      string // formula term; "" when the factor is 1
+}
+
+// FactorOf computes the factor of e: (retries+1) when the caller's
+// predicate matches a signal the callee emits to it, 1 otherwise; a job
+// running its container also multiplies by its task count.
+func FactorOf(e *topology.Edge) Factor {
+	f := Factor{Edge: e, Count: One, Tasks: 1}
+	f.Retrying = e.Unbounded || e.Retries > 0
+	emitted := e.EmitsTo()
+	f.Effective = f.Retrying && len(emitted) > 0 && e.Predicate.MatchesAny(emitted)
+	term := ""
+	if f.Effective {
+		if e.Unbounded {
+			f.Count, term = Count{Unbounded: true}, "∞"
+		} else {
+			f.Count = Count{N: int64(e.Retries) + 1}
+			term = "(" + strconv.Itoa(e.Retries) + "+1)"
+		}
+	}
+	if e.Kind == topology.EdgeRuns && e.From.Job != nil && e.From.Job.TaskCount > 1 {
+		f.Tasks = e.From.Job.TaskCount
+		f.Count = f.Count.Mul(Count{N: int64(f.Tasks)})
+		if term == "" {
+			term = strconv.Itoa(f.Tasks)
+		} else {
+			term = strconv.Itoa(f.Tasks) + "×" + term
+		}
+	}
+	f.Term = term
+	return f
+}
+
+// Chain is the worst case of executions of Target per event at Root, with
+// its witness path.
+type Chain struct {
+	Root, Target *topology.Component
+	Factors      []Factor // along the witness path, root first
+	Count        Count
+	// Cycle is the retry cycle that makes the count unbounded, if that is
+	// what does ("a", "b", "a").
+	Cycle []string
+}
+
+// Path lists the component names of the witness path.
+func (c *Chain) Path() []string {
+	p := []string{c.Root.Name}
+	for _, f := range c.Factors {
+		p = append(p, f.Edge.To.Name)
+	}
+	return p
+}
+
+// Formula prints the chain in the notation (2+1)×(3+1) = 12; a chain whose
+// factors are all 1 is "1".
+func (c *Chain) Formula() string {
+	var terms []string
+	for _, f := range c.Factors {
+		if f.Term != "" {
+			terms = append(terms, f.Term)
+		}
+	}
+	if len(c.Cycle) > 0 {
+		terms = append(terms, "∞ (retry cycle "+strings.Join(c.Cycle, " → ")+")")
+	}
+	if len(terms) == 0 {
+		return "1"
+	}
+	return strings.Join(terms, "×") + " = " + c.Count.String()
+}
+
+// Estimate gives a concrete figure for unbounded redelivery on the path,
+// from the deliverer's retention and backoff.
+func (c *Chain) Estimate() string {
+	if !c.Count.Unbounded {
+		return ""
+	}
+	for _, f := range c.Factors {
+		if f.Count.Unbounded && f.Edge.From.Delivery != nil {
+			return EstimateDeliveries(f.Edge.From.Delivery)
+		}
+	}
+	return ""
+}
+
+// EstimateDeliveries estimates how often an undeliverable message is
+// delivered before retention drops it.
+func EstimateDeliveries(d *topology.Delivery) string {
+	ret := d.Retention
+	if ret <= 0 {
+		ret = topology.DefaultRetention
+	}
+	if d.RetryPolicy && d.MaxBackoff > 0 {
+		n := int64(ret / d.MaxBackoff)
+		return fmt.Sprintf("≈ %s deliveries in %s at the %s maximum backoff", Group(n), HumanDuration(ret), seconds(d.MaxBackoff))
+	}
+	ack := d.AckDeadline
+	if ack <= 0 {
+		ack = topology.DefaultAckDeadline
+	}
+	n := int64(ret / ack)
+	return fmt.Sprintf("≈ %s deliveries in %s with immediate redelivery (no retry policy), if each attempt waits out the %s ack deadline; more if it fails fast", Group(n), HumanDuration(ret), seconds(ack))
+}
+
+func seconds(s float64) string {
+	return strconv.FormatFloat(s, 'f', -1, 64) + " s"
+}
+
+// HumanDuration prints seconds as "7 days", "24 hours", "10 minutes", "45 s".
+func HumanDuration(s float64) string {
+	plural := func(n int64, unit string) string {
+		if n == 1 {
+			return "1 " + unit
+		}
+		return strconv.FormatInt(n, 10) + " " + unit + "s"
+	}
+	n := int64(s)
+	switch {
+	case float64(n) != s:
+		return seconds(s)
+	case n >= 86400 && n%86400 == 0 && n != 86400:
+		return plural(n/86400, "day")
+	case n >= 3600 && n%3600 == 0:
+		return plural(n/3600, "hour")
+	case n >= 60 && n%60 == 0:
+		return plural(n/60, "minute")
+	}
+	return seconds(s)
+}
+
+// Result is the multiplication over a whole graph.
+type Result struct {
+	Chains  []*Chain // by root, then target
+	Factors map[*topology.Edge]Factor
+	// Cycles lists the strongly connected parts of the graph with an edge
+	// inside (a cycle), each as the member names in order around one cycle.
+	Cycles []Cycle
+	// Worst is, per component, its chain with the largest count over roots.
+	Worst map[*topology.Component]*Chain
+}
+
+// Cycle is one cycle of the graph.
+type Cycle struct {
+	Edges    []*topology.Edge // around the cycle
+	Retrying bool             // an edge on the strongly connected part retries or redelivers
+}
+
+// Names lists the cycle's components, first repeated at the end.
+func (c Cycle) Names() []string {
+	var out []string
+	for _, e := range c.Edges {
+		out = append(out, e.From.Name)
+	}
+	if len(c.Edges) > 0 {
+		out = append(out, c.Edges[0].From.Name)
+	}
+	return out
+}
+
+// graphIndex numbers components and their SCCs.
+type graphIndex struct {
+	g       *topology.Graph
+	idx     map[*topology.Component]int
+	nodes   []*topology.Component
+	out     [][]*topology.Edge
+	factor  []Factor // per edge index
+	eidx    map[*topology.Edge]int
+	scc     []int // component index → SCC id; ids are in reverse topological order
+	members [][]int
+	pumping []bool // SCC with a cycle through a retrying or multiplying edge
+	cyclic  []bool // SCC with a cycle at all
+}
+
+// Compute multiplies attempts for every root of g.
+func Compute(g *topology.Graph) *Result {
+	gi := index(g)
+	res := &Result{Factors: map[*topology.Edge]Factor{}, Worst: map[*topology.Component]*Chain{}}
+	for i, e := range g.Edges {
+		res.Factors[e] = gi.factor[i]
+	}
+	for id, cyc := range gi.cyclic {
+		if cyc {
+			res.Cycles = append(res.Cycles, Cycle{Edges: gi.cycleThrough(gi.members[id][0]), Retrying: gi.pumping[id]})
+		}
+	}
+	st := newDPState(len(gi.nodes))
+	for _, r := range g.Roots() {
+		res.Chains = append(res.Chains, gi.fromRoot(st, r)...)
+	}
+	for _, c := range res.Chains {
+		if w := res.Worst[c.Target]; w == nil || w.Count.Less(c.Count) {
+			res.Worst[c.Target] = c
+		}
+	}
+	return res
+}
+
+func index(g *topology.Graph) *graphIndex {
+	gi := &graphIndex{g: g, idx: map[*topology.Component]int{}, eidx: map[*topology.Edge]int{}}
+	for i, c := range g.Components {
+		gi.idx[c] = i
+	}
+	gi.nodes = g.Components
+	gi.out = make([][]*topology.Edge, len(gi.nodes))
+	gi.factor = make([]Factor, len(g.Edges))
+	for i, e := range g.Edges {
+		gi.eidx[e] = i
+		gi.factor[i] = FactorOf(e)
+		from := gi.idx[e.From]
+		gi.out[from] = append(gi.out[from], e)
+	}
+	gi.tarjan()
+	gi.pumping = make([]bool, len(gi.members))
+	gi.cyclic = make([]bool, len(gi.members))
+	for i, e := range g.Edges {
+		a, b := gi.scc[gi.idx[e.From]], gi.scc[gi.idx[e.To]]
+		if a != b {
+			continue
+		}
+		gi.cyclic[a] = true
+		f := gi.factor[i]
+		if f.Retrying || f.Count != One {
+			gi.pumping[a] = true
+		}
+	}
+	return gi
+}
+
+// tarjan finds strongly connected components iteratively (no recursion
+// depth limit on long chains).
+func (gi *graphIndex) tarjan() {
+	n := len(gi.nodes)
+	gi.scc = make([]int, n)
+	index := make([]int, n)
+	low := make([]int, n)
+	on := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	next := 0
+	type frame struct{ v, ei int }
+	for s := 0; s < n; s++ {
+		if index[s] >= 0 {
+			continue
+		}
+		call := []frame{{s, 0}}
+		index[s], low[s] = next, next
+		next++
+		stack = append(stack, s)
+		on[s] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			v := f.v
+			if f.ei < len(gi.out[v]) {
+				w := gi.idx[gi.out[v][f.ei].To]
+				f.ei++
+				if index[w] < 0 {
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					on[w] = true
+					call = append(call, frame{w, 0})
+				} else if on[w] && index[w] < low[v] {
+					low[v] = index[w]
+				}
+				continue
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1].v
+				if low[v] < low[p] {
+					low[p] = low[v]
+				}
+			}
+			if low[v] == index[v] {
+				id := len(gi.members)
+				var mem []int
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					on[w] = false
+					gi.scc[w] = id
+					mem = append(mem, w)
+					if w == v {
+						break
+					}
+				}
+				sort.Ints(mem)
+				gi.members = append(gi.members, mem)
+			}
+		}
+	}
+}
+
+// cycleThrough finds a shortest cycle from node v back to itself inside its SCC.
+func (gi *graphIndex) cycleThrough(v int) []*topology.Edge {
+	id := gi.scc[v]
+	pred := map[int]*topology.Edge{}
+	queue := []int{v}
+	seen := map[int]bool{v: true}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		for _, e := range gi.out[x] {
+			w := gi.idx[e.To]
+			if gi.scc[w] != id {
+				continue
+			}
+			if w == v {
+				path := []*topology.Edge{e}
+				for y := x; y != v; {
+					pe := pred[y]
+					path = append(path, pe)
+					y = gi.idx[pe.From]
+				}
+				for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+					path[i], path[j] = path[j], path[i]
+				}
+				return path
+			}
+			if !seen[w] {
+				seen[w] = true
+				pred[w] = e
+				queue = append(queue, w)
+			}
+		}
+	}
+	return nil
+}
+
+// dpState is reused across roots; only touched entries are reset.
+type dpState struct {
+	best    []Count
+	pred    []*topology.Edge
+	reached []bool
+	touched []int
+	sccSeen []bool
+}
+
+func newDPState(n int) *dpState {
+	return &dpState{best: make([]Count, n), pred: make([]*topology.Edge, n), reached: make([]bool, n), sccSeen: make([]bool, n)}
+}
+
+func (st *dpState) reset() {
+	for _, v := range st.touched {
+		st.best[v], st.pred[v], st.reached[v] = Count{}, nil, false
+	}
+	st.touched = st.touched[:0]
+}
+
+func (st *dpState) set(v int, c Count, e *topology.Edge) {
+	if !st.reached[v] {
+		st.reached[v] = true
+		st.touched = append(st.touched, v)
+	}
+	st.best[v], st.pred[v] = c, e
+}
+
+// fromRoot runs the dynamic programme for one root: in topological order of
+// the strongly connected parts reachable from r, each component's worst
+// case is the maximum over incoming edges of (caller's worst case × factor).
+func (gi *graphIndex) fromRoot(st *dpState, r *topology.Component) []*Chain {
+	st.reset()
+	ri := gi.idx[r]
+	// SCCs reachable from r.
+	var sccs []int
+	stack := []int{ri}
+	visited := map[int]bool{ri: true}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if id := gi.scc[v]; !st.sccSeen[id] {
+			st.sccSeen[id] = true
+			sccs = append(sccs, id)
+		}
+		for _, e := range gi.out[v] {
+			w := gi.idx[e.To]
+			if !visited[w] {
+				visited[w] = true
+				stack = append(stack, w)
+			}
+		}
+	}
+	// Tarjan ids are in reverse topological order.
+	sort.Sort(sort.Reverse(sort.IntSlice(sccs)))
+	for _, id := range sccs {
+		st.sccSeen[id] = false
+	}
+	st.set(ri, One, nil)
+	var order []int
+	for _, id := range sccs {
+		mem := gi.members[id]
+		if gi.cyclic[id] {
+			gi.settleCycle(st, id)
+		}
+		for _, v := range mem {
+			if !st.reached[v] {
+				continue
+			}
+			order = append(order, v)
+			for _, e := range gi.out[v] {
+				w := gi.idx[e.To]
+				if gi.scc[w] == id {
+					continue
+				}
+				cand := st.best[v].Mul(gi.factor[gi.eidx[e]].Count)
+				if !st.reached[w] || st.best[w].Less(cand) {
+					st.set(w, cand, e)
+				}
+			}
+		}
+	}
+	chains := make([]*Chain, 0, len(order))
+	for _, v := range order {
+		chains = append(chains, gi.chain(st, r, v))
+	}
+	sort.Slice(chains, func(i, j int) bool { return chains[i].Target.Name < chains[j].Target.Name })
+	return chains
+}
+
+// settleCycle gives every member of a cyclic SCC the worst case of its best
+// entry (unbounded when the cycle retries) and a witness inside the SCC.
+func (gi *graphIndex) settleCycle(st *dpState, id int) {
+	entry := -1
+	for _, v := range gi.members[id] {
+		if st.reached[v] && (entry < 0 || st.best[entry].Less(st.best[v])) {
+			entry = v
+		}
+	}
+	if entry < 0 {
+		return
+	}
+	val := st.best[entry]
+	if gi.pumping[id] {
+		val = Count{Unbounded: true}
+	}
+	st.set(entry, val, st.pred[entry])
+	queue := []int{entry}
+	seen := map[int]bool{entry: true}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		for _, e := range gi.out[x] {
+			w := gi.idx[e.To]
+			if gi.scc[w] != id || seen[w] {
+				continue
+			}
+			seen[w] = true
+			st.set(w, val, e)
+			queue = append(queue, w)
+		}
+	}
+}
+
+// chain rebuilds the witness path of v.
+func (gi *graphIndex) chain(st *dpState, r *topology.Component, v int) *Chain {
+	c := &Chain{Root: r, Target: gi.nodes[v], Count: st.best[v]}
+	var edges []*topology.Edge
+	for x, guard := v, 0; st.pred[x] != nil && guard <= len(gi.nodes); guard++ {
+		e := st.pred[x]
+		edges = append(edges, e)
+		x = gi.idx[e.From]
+	}
+	for i := len(edges) - 1; i >= 0; i-- {
+		c.Factors = append(c.Factors, gi.factor[gi.eidx[edges[i]]])
+	}
+	if c.Count.Unbounded {
+		infEdge := false
+		for _, f := range c.Factors {
+			infEdge = infEdge || f.Count.Unbounded
+		}
+		if !infEdge {
+			nodes := []int{gi.idx[r]}
+			for _, e := range edges {
+				nodes = append(nodes, gi.idx[e.From])
+			}
+			for _, x := range nodes {
+				if id := gi.scc[x]; gi.pumping[id] {
+					cyc := Cycle{Edges: gi.cycleThrough(x)}
+					c.Cycle = cyc.Names()
+					break
+				}
+			}
+		}
+	}
+	return c
+}
+
+// Report converts the chain to the shared result model.
+func (c *Chain) Report() report.Chain {
+	rc := report.Chain{Root: c.Root.Name, Target: c.Target.Name, Path: c.Path(),
+		Factors: []report.Factor{}, Formula: c.Formula(), Unbounded: c.Count.Unbounded,
+		Estimate: c.Estimate()}
+	if !c.Count.Unbounded {
+		n := c.Count.N
+		rc.Attempts = &n
+	}
+	for _, f := range c.Factors {
+		e := f.Edge
+		rf := report.Factor{From: e.From.Name, To: e.To.Name, Effective: f.Effective,
+			File: e.Pos.File, Line: e.Pos.Line}
+		if e.RetryPos.IsValid() {
+			rf.File, rf.Line = e.RetryPos.File, e.RetryPos.Line
+		}
+		if !e.Unbounded {
+			r := e.Retries
+			rf.Retries = &r
+		}
+		if !f.Count.Unbounded {
+			a := int(min(f.Count.N, math.MaxInt32))
+			rf.Attempts = &a
+		}
+		rc.Factors = append(rc.Factors, rf)
+	}
+	return rc
+}

@@ -1,0 +1,47 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/topology"
+)
+
+// amplification: worst-case executions of a component per event exceed the
+// budget.
+var amplification = &Rule{
+	Info: Info{
+		ID:          "amplification",
+		Severity:    report.Warning,
+		Summary:     "worst-case executions of a component per event exceed the budget (default 10; an explicit budget makes it an error)",
+		Remediation: "remove a retry layer or lower its retries so the product of (retries+1) stays within the budget",
+		Doc:         "docs/rules/amplification.md",
+	},
+	check: func(p *Pass) {
+		sev := report.Warning
+		budget := "the default budget of"
+		if p.Explicit {
+			sev, budget = report.Error, "the budget of"
+		}
+		for _, c := range p.Graph.Components {
+			ch := p.Mult.Worst[c]
+			if c.Kind == topology.KindSink {
+				continue // notifications received, not executions
+			}
+			if ch == nil || ch.Count.Unbounded || ch.Count.N <= int64(p.Budget) {
+				continue
+			}
+			retried := false
+			for _, f := range ch.Factors {
+				retried = retried || f.Effective
+			}
+			if !retried {
+				continue
+			}
+			p.ReportSeverity(c.Pos, c.Name, sev, fmt.Sprintf(
+				"%s runs up to %s times per event from %s: %s, over %s %d (path %s)",
+				c.Name, ch.Count, ch.Root.Name, ch.Formula(), budget, p.Budget, strings.Join(ch.Path(), " → ")))
+		}
+	},
+}

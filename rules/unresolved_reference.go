@@ -1,0 +1,46 @@
+package rules
+
+import "github.com/retrylint/retrylint/report"
+
+// unresolvedReference: a reference matches no loaded component; the kind's
+// defaults are assumed and said.
+var unresolvedReference = &Rule{
+	Info: Info{
+		ID:          "unresolved-reference",
+		Severity:    report.Warning,
+		Summary:     "a reference (job in a workflow call, trigger destination, push target) matches no loaded component; the kind's defaults are assumed",
+		Remediation: "load the referenced manifest too, or declare the component in the topology file",
+		Doc:         "docs/rules/unresolved-reference.md",
+	},
+	check: func(p *Pass) {
+		for _, f := range p.Graph.Findings {
+			if f.Rule == "unresolved-reference" {
+				p.Report(f.Pos, f.Component, f.Message)
+			}
+		}
+	},
+}
+
+// invalidSuppression: a `# retrylint:ignore` comment without a rule or a
+// reason; it suppresses nothing.
+var invalidSuppression = &Rule{
+	Info: Info{
+		ID:          "invalid-suppression",
+		Severity:    report.Warning,
+		Summary:     "a `# retrylint:ignore` comment names no rule or gives no reason; it suppresses nothing",
+		Remediation: "write `# retrylint:ignore RULE reason`",
+		Doc:         "docs/rules/invalid-suppression.md",
+	},
+	check: func(p *Pass) {
+		if p.Graph.Suppress == nil {
+			return
+		}
+		for _, d := range p.Graph.Suppress.Invalid {
+			msg := "retrylint:ignore needs a reason: `# retrylint:ignore RULE reason`; nothing is suppressed"
+			if len(d.Rules) == 0 {
+				msg = "retrylint:ignore names no rule: `# retrylint:ignore RULE reason`; nothing is suppressed"
+			}
+			p.Report(d.Pos, "", msg)
+		}
+	},
+}

@@ -1,0 +1,451 @@
+package topology
+
+import (
+	"fmt"
+	pathpkg "path"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// linker resolves names to components.
+type linker struct {
+	ld          *loader
+	comps       []*Component
+	byName      map[string][]*Component
+	placeholder map[string]*Component
+	findings    []Finding
+}
+
+func (lk *linker) add(c *Component) {
+	lk.comps = append(lk.comps, c)
+	lk.byName[c.Name] = append(lk.byName[c.Name], c)
+}
+
+// find returns the component named name, preferring kind k.
+func (lk *linker) find(name string, k Kind) *Component {
+	cands := lk.byName[name]
+	for _, c := range cands {
+		if k == "" || c.Kind == k {
+			return c
+		}
+	}
+	if len(cands) > 0 && k != KindJob && k != KindWorkflow {
+		return cands[0]
+	}
+	return nil
+}
+
+// link merges the declarations, derives the edges and resolves names.
+func (ld *loader) link() (*Graph, error) {
+	lk := &linker{ld: ld, byName: map[string][]*Component{}, placeholder: map[string]*Component{}}
+	for _, c := range ld.manifests {
+		if prev := lk.find(c.Name, c.Kind); prev != nil && prev.Kind == c.Kind {
+			prev.Files = append(prev.Files, c.Files...)
+			continue
+		}
+		lk.add(c)
+	}
+	declared := map[string]*decl{}
+	for _, d := range ld.decls {
+		if prev, ok := declared[d.name]; ok {
+			return nil, errorf(d.pos, "component %s is declared twice (first at %s)", d.name, prev.pos)
+		}
+		declared[d.name] = d
+		if err := lk.merge(d); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range lk.comps {
+		c.derive()
+	}
+	g := &Graph{Out: map[*Component][]*Edge{}, In: map[*Component][]*Edge{},
+		Budget: ld.budget, BudgetPos: ld.budgetPos, Suppress: ld.supp,
+		Skipped: ld.skipped, byName: map[string]*Component{}}
+	comps := append([]*Component(nil), lk.comps...)
+	for _, c := range comps {
+		for _, call := range c.Calls {
+			for _, t := range lk.resolve(c, call) {
+				e := &Edge{From: c, To: t, Call: call}
+				g.Edges = append(g.Edges, e)
+			}
+		}
+	}
+	// Disambiguate names shared by components of different kinds.
+	for name, cs := range lk.byName {
+		for _, c := range cs[1:] {
+			c.Name = string(c.Kind) + "/" + name
+		}
+	}
+	g.Components = lk.comps
+	sort.SliceStable(g.Components, func(i, j int) bool { return g.Components[i].Name < g.Components[j].Name })
+	for _, c := range g.Components {
+		g.byName[c.Name] = c
+	}
+	sort.SliceStable(g.Edges, func(i, j int) bool {
+		a, b := g.Edges[i], g.Edges[j]
+		if a.From.Name != b.From.Name {
+			return a.From.Name < b.From.Name
+		}
+		return a.To.Name < b.To.Name
+	})
+	for _, e := range g.Edges {
+		g.Out[e.From] = append(g.Out[e.From], e)
+		g.In[e.To] = append(g.In[e.To], e)
+	}
+	g.Findings = lk.findings
+	return g, nil
+}
+
+// merge applies a topology file declaration to the manifest component of
+// the same name, or creates the component.
+func (lk *linker) merge(d *decl) error {
+	c := lk.find(d.name, d.kind)
+	if c == nil && d.kind != "" {
+		if other := lk.find(d.name, ""); other != nil {
+			return errorf(d.kindPos, "component %s: declared %s, but %s describes a %s", d.name, d.kind, strings.Join(other.Files, ", "), other.Kind)
+		}
+	}
+	if c == nil {
+		if d.kind == "" {
+			return errorf(d.pos, "component %s: `kind:` is required (no manifest of that name was loaded)", d.name)
+		}
+		c = &Component{Name: d.name, Kind: d.kind, Pos: d.pos, Files: []string{d.file}}
+		lk.add(c)
+	} else {
+		c.Files = append(c.Files, d.file)
+	}
+	c.Declared = true
+	kind := c.Kind
+	d.kind = kind
+	if err := d.checkKindFields(); err != nil {
+		return err
+	}
+	manifest := !c.Assumed && len(c.Files) > 1
+	over := func(field string) {
+		if manifest {
+			c.Overridden = append(c.Overridden, fmt.Sprintf("%s (%s)", field, d.set[field]))
+		}
+	}
+	if _, ok := d.set["source"]; ok {
+		c.Source = d.c.Source
+	}
+	if _, ok := d.set["emits"]; ok {
+		c.Emits, c.EmitsSet, c.EmitsPos = d.c.Emits, true, d.c.EmitsPos
+		over("emits")
+	}
+	if dj := d.c.Job; dj != nil {
+		if c.Job == nil {
+			c.Job = &JobSpec{MaxRetries: DefaultJobMaxRetries, MaxRetriesDefault: true,
+				TaskCount: DefaultJobTaskCount, TaskTimeout: DefaultJobTaskTimeout,
+				MaxRetriesPos: d.pos, TaskTimeoutPos: d.pos}
+		}
+		if p, ok := d.set["max_retries"]; ok {
+			c.Job.MaxRetries, c.Job.MaxRetriesDefault, c.Job.MaxRetriesPos = dj.MaxRetries, false, p
+			over("max_retries")
+		}
+		if _, ok := d.set["task_count"]; ok {
+			c.Job.TaskCount = dj.TaskCount
+			over("task_count")
+		}
+		if p, ok := d.set["task_timeout"]; ok {
+			c.Job.TaskTimeout, c.Job.TaskTimeoutPos = dj.TaskTimeout, p
+			over("task_timeout")
+		}
+		if _, ok := d.set["runs"]; ok {
+			c.Job.Runs, c.Job.RunsPos = dj.Runs, dj.RunsPos
+		}
+	}
+	if dd := d.c.Delivery; dd != nil {
+		if c.Delivery == nil {
+			c.Delivery = &Delivery{Retention: DefaultRetention, AckDeadline: DefaultAckDeadline}
+			if kind == KindTrigger {
+				c.Delivery.Eventarc, c.Delivery.Retention = true, DefaultEventarcRetention
+				c.Delivery.RetryPolicy, c.Delivery.MinBackoff, c.Delivery.MaxBackoff = true, DefaultMinBackoff, DefaultMaxBackoff
+			}
+		}
+		cd := c.Delivery
+		if _, ok := d.set["push_to"]; ok {
+			cd.Push, cd.PushTo, cd.PushToPos = true, dd.PushTo, dd.PushToPos
+			cd.AckAtStart = false
+			if kind == KindTrigger { // a declared destination replaces the manifest's
+				c.Calls = nil
+			}
+			over("push_to")
+		}
+		if p, ok := d.set["max_delivery_attempts"]; ok {
+			cd.DeadLetter, cd.DeadLetterPos, cd.MaxDeliveryAttempts = true, p, dd.MaxDeliveryAttempts
+			cd.SingleAttempt = kind == KindTrigger && dd.MaxDeliveryAttempts == 1
+			over("max_delivery_attempts")
+		}
+		if _, ok := d.set["retention"]; ok {
+			cd.Retention = dd.Retention
+			over("retention")
+		}
+		if _, ok := d.set["min_backoff"]; ok {
+			cd.RetryPolicy, cd.MinBackoff = true, dd.MinBackoff
+			if cd.MaxBackoff == 0 {
+				cd.MaxBackoff = DefaultMaxBackoff
+			}
+			over("min_backoff")
+		}
+		if _, ok := d.set["max_backoff"]; ok {
+			cd.RetryPolicy, cd.MaxBackoff = true, dd.MaxBackoff
+			if cd.MinBackoff == 0 {
+				cd.MinBackoff = DefaultMinBackoff
+			}
+			over("max_backoff")
+		}
+		if _, ok := d.set["ack_deadline"]; ok {
+			cd.AckDeadline = dd.AckDeadline
+			over("ack_deadline")
+		}
+	}
+	c.Calls = append(c.Calls, d.calls...)
+	return nil
+}
+
+// derive fills kind defaults and the edges implied by kind fields.
+func (c *Component) derive() {
+	switch c.Kind {
+	case KindJob:
+		if c.Job == nil {
+			c.Job = &JobSpec{MaxRetries: DefaultJobMaxRetries, MaxRetriesDefault: true,
+				TaskCount: DefaultJobTaskCount, TaskTimeout: DefaultJobTaskTimeout,
+				MaxRetriesPos: c.Pos, TaskTimeoutPos: c.Pos}
+		}
+		if c.Job.Runs != "" {
+			c.Calls = append(c.Calls, &Call{To: c.Job.Runs, Kind: EdgeRuns, Pos: c.Job.RunsPos,
+				Retries: c.Job.MaxRetries, RetryPos: c.Job.MaxRetriesPos, Awaits: true,
+				Timeout: c.Job.TaskTimeout, TimeoutSet: true,
+				Predicate: Predicate{Name: "maxRetries (per task)", Signals: Signals{SigExitNonzero, SigTimeout}, Known: true}})
+		}
+	case KindQueue, KindScheduler:
+		// A queue or a scheduler job delivers to an HTTP target and retries
+		// when the target answers non-2xx.
+		for _, call := range c.Calls {
+			if call.Kind == EdgeCall {
+				call.Kind, call.Awaits = EdgeDeliver, true
+				if call.Predicate.Name == "" && call.Predicate.Any {
+					call.Predicate.Name = "any non-2xx answer"
+				}
+			}
+		}
+	case KindSubscription, KindTrigger:
+		d := c.Delivery
+		if d == nil {
+			d = &Delivery{Retention: DefaultRetention, AckDeadline: DefaultAckDeadline}
+			c.Delivery = d
+		}
+		if d.DeadLetter && d.MaxDeliveryAttempts == 0 {
+			d.MaxDeliveryAttempts = DefaultDeadLetterAttempts
+		}
+		if c.Kind == KindSubscription && d.Push {
+			to, toKind := d.PushTo, Kind("")
+			if to == "" {
+				to = "url:" + d.Endpoint
+			}
+			c.Calls = append(c.Calls, &Call{To: to, ToKind: toKind, Kind: EdgeDeliver, Pos: d.PushToPos})
+		}
+		for _, call := range c.Calls {
+			if call.Kind != EdgeDeliver {
+				continue
+			}
+			call.Predicate = Predicate{Name: "any non-2xx answer", Any: true, Known: true}
+			call.Awaits = !d.AckAtStart
+			call.RetryPos = c.Pos
+			if d.DeadLetter {
+				call.RetryPos = d.DeadLetterPos
+			}
+			switch {
+			case d.SingleAttempt, d.AckAtStart:
+				// Acknowledged at the execution start: a redelivery only
+				// covers a start that failed, never an execution.
+				call.Retries, call.Unbounded = 0, false
+			case d.DeadLetter:
+				call.Retries, call.Unbounded = d.MaxDeliveryAttempts-1, false
+			default:
+				call.Retries, call.Unbounded = 0, true
+			}
+			if c.Kind == KindSubscription {
+				call.Timeout, call.TimeoutSet = d.AckDeadline, true
+			}
+			if d.RetryPolicy {
+				call.Backoff = &Backoff{Initial: d.MinBackoff, Max: d.MaxBackoff, Multiplier: 2}
+			}
+		}
+	}
+}
+
+// resolve finds the targets of a call; an unresolved name becomes a
+// placeholder with its kind's defaults and an unresolved-reference finding.
+func (lk *linker) resolve(from *Component, call *Call) []*Component {
+	to := call.To
+	if strings.HasPrefix(to, "url:") {
+		return []*Component{lk.resolveURL(from, call, strings.TrimPrefix(to, "url:"))}
+	}
+	if strings.Contains(to, "*") {
+		var out []*Component
+		for _, c := range lk.comps {
+			if c.Assumed || c == from || call.ToKind != "" && c.Kind != call.ToKind {
+				continue
+			}
+			if ok, _ := pathpkg.Match(to, c.Name); ok {
+				out = append(out, c)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	} else if c := lk.find(to, call.ToKind); c != nil {
+		return []*Component{c}
+	}
+	kind := call.ToKind
+	if kind == KindExternal && !strings.Contains(to, "*") {
+		// An external API needs no manifest: it is what it is called.
+		key := string(kind) + "\x00" + to
+		if p := lk.placeholder[key]; p != nil {
+			return []*Component{p}
+		}
+		c := &Component{Name: to, Kind: KindExternal, Pos: call.Pos, Files: []string{call.Pos.File}, Assumed: true}
+		lk.placeholder[key] = c
+		lk.add(c)
+		return []*Component{c}
+	}
+	if kind == "" {
+		switch call.Kind {
+		case EdgeNotify:
+			kind = KindSink
+		case EdgeRuns:
+			kind = KindApp
+		default:
+			kind = KindExternal
+		}
+	}
+	return []*Component{lk.assume(from, call, to, kind)}
+}
+
+// resolveURL finds the component a push endpoint URL names.
+func (lk *linker) resolveURL(from *Component, call *Call, raw string) *Component {
+	host, isRun := runAppHost(raw)
+	if isRun {
+		if c := lk.find(runServiceName(host), KindService); c != nil && (c.Kind == KindService || c.Kind == KindApp) {
+			return c
+		}
+		best := ""
+		var found *Component
+		for _, c := range lk.comps {
+			if c.Kind != KindService && c.Kind != KindApp {
+				continue
+			}
+			if strings.HasPrefix(host, c.Name+"-") || strings.HasPrefix(host, c.Name+".") {
+				if len(c.Name) > len(best) {
+					best, found = c.Name, c
+				}
+			}
+		}
+		if found != nil {
+			return found
+		}
+		return lk.assume(from, call, runServiceName(host), KindService)
+	}
+	name := endpointName(raw)
+	if c := lk.find(name, ""); c != nil {
+		return c
+	}
+	if p := lk.placeholder[name]; p != nil {
+		return p
+	}
+	c := &Component{Name: name, Kind: KindExternal, Pos: call.Pos, Files: []string{call.Pos.File}, Assumed: true}
+	lk.placeholder[name] = c
+	lk.add(c)
+	return c
+}
+
+// assume creates (once) a placeholder component and reports the reference.
+func (lk *linker) assume(from *Component, call *Call, name string, kind Kind) *Component {
+	what := describeRef(from, call)
+	lk.findings = append(lk.findings, Finding{
+		Rule:      "unresolved-reference",
+		Pos:       call.Pos,
+		Component: from.Name,
+		Message: fmt.Sprintf("%s %q, which matches no loaded component; assumed %s %s with its defaults (%s)",
+			what, name, article(string(kind)), kind, KindDefaults(kind)),
+	})
+	key := string(kind) + "\x00" + name
+	if p := lk.placeholder[key]; p != nil {
+		return p
+	}
+	c := &Component{Name: name, Kind: kind, Pos: call.Pos, Files: []string{call.Pos.File}, Assumed: true}
+	c.derive()
+	lk.placeholder[key] = c
+	lk.add(c)
+	return c
+}
+
+func describeRef(from *Component, call *Call) string {
+	switch call.Kind {
+	case EdgeDeliver:
+		return fmt.Sprintf("%s %s delivers to", from.Kind, from.Name)
+	case EdgeNotify:
+		return fmt.Sprintf("%s %s notifies", from.Kind, from.Name)
+	case EdgeRuns:
+		return fmt.Sprintf("job %s runs", from.Name)
+	}
+	if call.Step != "" {
+		return fmt.Sprintf("%s %s (step %s) calls", from.Kind, from.Name, call.Step)
+	}
+	return fmt.Sprintf("%s %s calls", from.Kind, from.Name)
+}
+
+// KindDefaults describes what is assumed of a component of kind k that no
+// manifest describes.
+func KindDefaults(k Kind) string {
+	switch k {
+	case KindJob:
+		return "maxRetries 3 per task, task timeout 600 s, 1 task"
+	case KindService:
+		return "answers http-5xx when it fails"
+	case KindWorkflow:
+		return "may end FAILED: emits workflow-failed"
+	case KindApp:
+		return "exits non-zero when it fails"
+	case KindExternal:
+		return "may fail with any signal"
+	case KindSink:
+		return "receives notifications, emits nothing"
+	case KindSubscription:
+		return "pull, no dead-letter policy"
+	case KindTrigger:
+		return "redelivery for up to 24 h"
+	}
+	return "no retries"
+}
+
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+var (
+	runAppHashed  = regexp.MustCompile(`^(.+)-[a-z0-9]{6,12}-[a-z]{2,4}$`) // NAME-HASH-REGION.a.run.app
+	runAppProject = regexp.MustCompile(`^(.+)-[0-9]+$`)                    // NAME-PROJECTNUMBER.REGION.run.app
+)
+
+// runServiceName guesses a Cloud Run service's name from its run.app host.
+func runServiceName(host string) string {
+	label := host
+	if i := strings.Index(host, "."); i > 0 {
+		label = host[:i]
+	}
+	if strings.HasSuffix(host, ".a.run.app") {
+		if m := runAppHashed.FindStringSubmatch(label); m != nil {
+			return m[1]
+		}
+	} else if m := runAppProject.FindStringSubmatch(label); m != nil {
+		return m[1]
+	}
+	return label
+}

@@ -1,0 +1,326 @@
+package topology
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// DefaultMaxFileSize caps what is read of one manifest.
+const DefaultMaxFileSize = 4 << 20
+
+// Options control loading.
+type Options struct {
+	// MaxFileSize caps the size of one input file (default 4 MiB); a larger
+	// file is an input error.
+	MaxFileSize int64
+	// WorkDir is the directory paths in the model are relative to
+	// (default: the working directory).
+	WorkDir string
+}
+
+// loader collects declarations from files before linking.
+type loader struct {
+	opts      Options
+	roots     []string        // absolute, symlink-free directories
+	seen      map[string]bool // absolute paths already loaded
+	manifests []*Component    // from manifests, in load order
+	decls     []*decl         // from topology files
+	budget    int
+	budgetPos Pos
+	supp      *Suppressions
+	skipped   []string
+	loaded    int
+}
+
+// Load reads the manifests under paths (files, directories walked
+// recursively, globs), links them and returns the graph. An invalid input
+// is an *InputError naming file:line:col.
+func Load(paths []string, opts Options) (*Graph, error) {
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if opts.WorkDir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		opts.WorkDir = wd
+	}
+	if len(paths) == 0 {
+		return nil, errors.New("no paths given")
+	}
+	ld := &loader{opts: opts, seen: map[string]bool{}, supp: &Suppressions{}}
+	type input struct {
+		abs string
+		dir bool
+	}
+	var inputs []input
+	for _, arg := range paths {
+		matches := []string{arg}
+		if strings.ContainsAny(arg, "*?[") {
+			m, err := filepath.Glob(arg)
+			if err != nil {
+				return nil, fmt.Errorf("%s: bad pattern: %v", arg, err)
+			}
+			if len(m) == 0 {
+				return nil, fmt.Errorf("%s: no files match", arg)
+			}
+			matches = m
+		}
+		for _, p := range matches {
+			abs, err := filepath.Abs(p)
+			if err != nil {
+				return nil, err
+			}
+			fi, err := os.Stat(abs)
+			if err != nil {
+				return nil, &InputError{Pos: Pos{File: p}, Msg: "cannot read: " + unwrapPathErr(err)}
+			}
+			real, err := filepath.EvalSymlinks(abs)
+			if err != nil {
+				return nil, &InputError{Pos: Pos{File: p}, Msg: "cannot read: " + unwrapPathErr(err)}
+			}
+			if fi.IsDir() {
+				ld.roots = append(ld.roots, real)
+			} else {
+				ld.roots = append(ld.roots, filepath.Dir(real))
+			}
+			inputs = append(inputs, input{abs: real, dir: fi.IsDir()})
+		}
+	}
+	for _, in := range inputs {
+		var err error
+		if in.dir {
+			err = ld.walk(in.abs)
+		} else {
+			err = ld.file(in.abs)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return ld.link()
+}
+
+func unwrapPathErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// display is the path shown in findings: relative to the working
+// directory, with "/".
+func (ld *loader) display(abs string) string {
+	if rel, err := filepath.Rel(ld.opts.WorkDir, abs); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(abs)
+}
+
+// manifestExt lists the file names a directory walk reads.
+func manifestExt(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+// walk loads the manifests under dir. Symbolic links to directories are not
+// followed, so link loops cannot hang the walk.
+func (ld *loader) walk(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return &InputError{Pos: Pos{File: ld.display(p)}, Msg: "cannot read: " + unwrapPathErr(err)}
+		}
+		if d.IsDir() {
+			if p != dir && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !manifestExt(d.Name()) {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return nil // dangling or looping link: nothing to read
+			}
+			fi, err := os.Stat(real)
+			if err != nil || !fi.Mode().IsRegular() || !ld.within(real) {
+				return nil
+			}
+			return ld.file(real)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		return ld.file(p)
+	})
+}
+
+// within reports whether abs lies under one of the given roots.
+func (ld *loader) within(abs string) bool {
+	for _, r := range ld.roots {
+		if abs == r || strings.HasPrefix(abs, r+string(filepath.Separator)) || r == string(filepath.Separator) {
+			return true
+		}
+	}
+	return false
+}
+
+// file loads every YAML document of one file.
+func (ld *loader) file(abs string) error {
+	if ld.seen[abs] {
+		return nil
+	}
+	ld.seen[abs] = true
+	name := ld.display(abs)
+	src, err := readCapped(abs, ld.opts.MaxFileSize)
+	if err != nil {
+		return &InputError{Pos: Pos{File: name}, Msg: err.Error()}
+	}
+	ld.supp.scan(name, src)
+	known, err := ld.source(name, abs, src)
+	if err != nil {
+		return err
+	}
+	ld.loaded++
+	if !known {
+		ld.skipped = append(ld.skipped, name)
+	}
+	return nil
+}
+
+func readCapped(abs string, max int64) ([]byte, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read: %s", unwrapPathErr(err))
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read: %s", unwrapPathErr(err))
+	}
+	if int64(len(src)) > max {
+		return nil, fmt.Errorf("file is larger than %d bytes; not read", max)
+	}
+	return src, nil
+}
+
+// source loads the documents of src; it reports whether one was of a known
+// kind.
+func (ld *loader) source(name, abs string, src []byte) (bool, error) {
+	docs, err := decodeDocuments(name, src)
+	if err != nil {
+		// Workflows source that a strict YAML parser rejects (e.g. ": "
+		// inside ${...}) is still read by the Workflows parser.
+		if c, ok := loadWorkflowSource(name, src); ok {
+			ld.manifests = append(ld.manifests, c)
+			return true, nil
+		}
+		if !manifestExt(name) {
+			// Not YAML at all (a README, a licence, HCL): of no known kind.
+			return false, nil
+		}
+		return false, err
+	}
+	known := false
+	for _, doc := range docs {
+		ok, err := ld.document(name, abs, doc)
+		if err != nil {
+			return false, err
+		}
+		known = known || ok
+	}
+	return known, nil
+}
+
+// document detects the kind of one YAML document from its content and
+// loads it.
+func (ld *loader) document(name, abs string, doc *yaml.Node) (bool, error) {
+	r := root(doc)
+	if r == nil {
+		return false, nil
+	}
+	if r.Kind == yaml.MappingNode {
+		if isTopologyFile(r) {
+			return true, ld.topologyFile(name, abs, r)
+		}
+		if c, ok, err := loadManifest(name, r); ok || err != nil {
+			if err != nil {
+				return true, err
+			}
+			ld.manifests = append(ld.manifests, c)
+			return true, nil
+		}
+	}
+	if looksLikeWorkflow(doc) {
+		c, err := loadWorkflow(name, doc)
+		if err != nil {
+			return true, err
+		}
+		ld.manifests = append(ld.manifests, c)
+		return true, nil
+	}
+	return false, nil
+}
+
+// workflowName is a workflow's component name: its file stem, without a
+// ".workflows" or ".workflow" suffix.
+func workflowName(file string) string {
+	base := filepath.Base(filepath.FromSlash(file))
+	for _, ext := range []string{".yaml", ".yml", ".json"} {
+		if strings.HasSuffix(strings.ToLower(base), ext) {
+			base = base[:len(base)-len(ext)]
+			break
+		}
+	}
+	for _, suf := range []string{".workflows", ".workflow"} {
+		base = strings.TrimSuffix(base, suf)
+	}
+	return base
+}
+
+// sortedKeys returns the keys of a map in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// LoadBytes loads one in-memory file named name (for tests and fuzzing):
+// the same detection, decoding and linking as Load. Includes are refused,
+// as for a file outside the given roots.
+func LoadBytes(name string, src []byte, opts Options) (*Graph, error) {
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if int64(len(src)) > opts.MaxFileSize {
+		return nil, &InputError{Pos: Pos{File: name}, Msg: fmt.Sprintf("file is larger than %d bytes; not read", opts.MaxFileSize)}
+	}
+	ld := &loader{opts: opts, seen: map[string]bool{}, supp: &Suppressions{}, roots: []string{"\x00in-memory"}}
+	ld.supp.scan(name, src)
+	known, err := ld.source(name, "\x00in-memory/"+name, src)
+	if err != nil {
+		return nil, err
+	}
+	if !known {
+		ld.skipped = append(ld.skipped, name)
+	}
+	return ld.link()
+}

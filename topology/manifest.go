@@ -1,0 +1,473 @@
+package topology
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// manifestLoader reads one kind of manifest document.
+type manifestLoader struct {
+	name   string
+	detect func(r *yaml.Node) bool
+	load   func(file string, r *yaml.Node) (*Component, error)
+}
+
+var (
+	v2JobName      = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/jobs/[^/]+$`)
+	v2ServiceName  = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/services/[^/]+$`)
+	subscriptionRE = regexp.MustCompile(`^projects/[^/]+/subscriptions/[^/]+$`)
+	triggerRE      = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/triggers/[^/]+$`)
+)
+
+func apiKind(r *yaml.Node, group, kind string) bool {
+	api, k := str(r, "apiVersion"), str(r, "kind")
+	return k == kind && (api == group || strings.HasPrefix(api, group+"/"))
+}
+
+// manifestLoaders lists the manifest formats in detection order.
+var manifestLoaders = []manifestLoader{
+	{"Cloud Run job (run.googleapis.com/v1 Job)", func(r *yaml.Node) bool {
+		return apiKind(r, "run.googleapis.com", "Job")
+	}, loadJobV1},
+	{"Cloud Run job (Config Connector RunJob)", func(r *yaml.Node) bool {
+		return apiKind(r, "run.cnrm.cloud.google.com", "RunJob")
+	}, loadJobKCC},
+	{"Cloud Scheduler job (gcloud describe)", isSchedulerGcloud, loadSchedulerGcloud},
+	{"Cloud Scheduler job (Config Connector CloudSchedulerJob)", func(r *yaml.Node) bool {
+		return apiKind(r, "cloudscheduler.cnrm.cloud.google.com", "CloudSchedulerJob")
+	}, loadSchedulerKCC},
+	{"Cloud Run job (Admin API v2)", func(r *yaml.Node) bool {
+		return v2JobName.MatchString(str(r, "name")) && val(r, "template") != nil
+	}, loadJobV2},
+	{"Cloud Run service (serving.knative.dev/v1 Service)", func(r *yaml.Node) bool {
+		return apiKind(r, "serving.knative.dev", "Service")
+	}, loadServiceV1},
+	{"Cloud Run service (Config Connector RunService)", func(r *yaml.Node) bool {
+		return apiKind(r, "run.cnrm.cloud.google.com", "RunService")
+	}, loadServiceKCC},
+	{"Cloud Run service (Admin API v2)", func(r *yaml.Node) bool {
+		return v2ServiceName.MatchString(str(r, "name")) && val(r, "template") != nil
+	}, loadServiceV2},
+	{"Pub/Sub subscription (Config Connector PubSubSubscription)", func(r *yaml.Node) bool {
+		return apiKind(r, "pubsub.cnrm.cloud.google.com", "PubSubSubscription")
+	}, loadSubscriptionKCC},
+	{"Pub/Sub subscription (gcloud describe)", func(r *yaml.Node) bool {
+		return subscriptionRE.MatchString(str(r, "name")) && val(r, "topic") != nil
+	}, loadSubscriptionGcloud},
+	{"Eventarc trigger (Config Connector EventarcTrigger)", func(r *yaml.Node) bool {
+		return apiKind(r, "eventarc.cnrm.cloud.google.com", "EventarcTrigger")
+	}, loadTriggerKCC},
+	{"Eventarc trigger (gcloud describe)", func(r *yaml.Node) bool {
+		return triggerRE.MatchString(str(r, "name")) && val(r, "destination") != nil
+	}, loadTriggerGcloud},
+}
+
+// loadManifest detects and loads a manifest document; ok is false when the
+// document is of no known kind.
+func loadManifest(file string, r *yaml.Node) (c *Component, ok bool, err error) {
+	for _, ml := range manifestLoaders {
+		if ml.detect(r) {
+			c, err := ml.load(file, r)
+			if err != nil {
+				return nil, true, err
+			}
+			c.Files = []string{file}
+			return c, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// metadataName reads metadata.name of a Kubernetes-style resource.
+func metadataName(file string, r *yaml.Node, what string) (string, Pos, error) {
+	n := path(r, "metadata", "name")
+	s, ok := scalar(n)
+	if !ok || strings.TrimSpace(s) == "" {
+		at := r
+		if m := val(r, "metadata"); m != nil {
+			at = m
+		}
+		return "", Pos{}, errorf(posOf(file, at), "%s: expected metadata.name", what)
+	}
+	return s, posOf(file, n), nil
+}
+
+// resourceName reads the `name` of an API resource (last segment).
+func resourceName(file string, r *yaml.Node) (string, Pos) {
+	n := val(r, "name")
+	s, _ := scalar(n)
+	return lastSegment(s), posOf(file, n)
+}
+
+// expectMapping checks that n, when present, is a mapping.
+func expectMapping(file string, n *yaml.Node, what string) error {
+	if n != nil && n.Kind != yaml.MappingNode && !isNull(n) {
+		return errorf(posOf(file, n), "%s: expected a mapping", what)
+	}
+	return nil
+}
+
+// jobFields reads maxRetries, the task timeout and taskCount of a job.
+type jobFields struct {
+	exec, task      *yaml.Node // execution template and task template
+	timeoutKey      string     // "timeoutSeconds" or "timeout"
+	timeoutDuration bool
+}
+
+func readJob(file string, c *Component, f jobFields) error {
+	for _, m := range []struct {
+		n    *yaml.Node
+		what string
+	}{{f.exec, "execution template"}, {f.task, "task template"}} {
+		if err := expectMapping(file, m.n, m.what); err != nil {
+			return err
+		}
+	}
+	j := &JobSpec{MaxRetries: DefaultJobMaxRetries, MaxRetriesDefault: true,
+		TaskCount: DefaultJobTaskCount, TaskTimeout: DefaultJobTaskTimeout}
+	j.MaxRetriesPos, j.TaskTimeoutPos = c.Pos, c.Pos
+	if k, n := get(f.task, "maxRetries"); n != nil && !isNull(n) {
+		v, err := intValue(file, n, "maxRetries")
+		if err != nil {
+			return err
+		}
+		if v < 0 {
+			return errorf(posOf(file, n), "maxRetries: expected 0 to 10, got %d", v)
+		}
+		j.MaxRetries, j.MaxRetriesDefault, j.MaxRetriesPos = v, false, posOf(file, k)
+	}
+	if k, n := get(f.task, f.timeoutKey); n != nil && !isNull(n) {
+		var v float64
+		var err error
+		if f.timeoutDuration {
+			v, err = durationValue(file, n, f.timeoutKey)
+		} else {
+			var i int
+			i, err = intValue(file, n, f.timeoutKey)
+			v = float64(i)
+		}
+		if err != nil {
+			return err
+		}
+		if v > 0 {
+			j.TaskTimeout, j.TaskTimeoutPos = v, posOf(file, k)
+		}
+	}
+	if n := val(f.exec, "taskCount"); n != nil && !isNull(n) {
+		v, err := intValue(file, n, "taskCount")
+		if err != nil {
+			return err
+		}
+		if v < 0 {
+			return errorf(posOf(file, n), "taskCount: expected a positive integer, got %d", v)
+		}
+		if v > 0 {
+			j.TaskCount = v
+		}
+	}
+	c.Job = j
+	return nil
+}
+
+// loadJobV1 reads a run.googleapis.com/v1 Job (gcloud run jobs export).
+func loadJobV1(file string, r *yaml.Node) (*Component, error) {
+	name, pos, err := metadataName(file, r, "Cloud Run Job")
+	if err != nil {
+		return nil, err
+	}
+	c := &Component{Name: name, Kind: KindJob, Pos: pos}
+	exec := path(r, "spec", "template", "spec")
+	task := path(exec, "template", "spec")
+	return c, readJob(file, c, jobFields{exec: exec, task: task, timeoutKey: "timeoutSeconds"})
+}
+
+// loadJobKCC reads a Config Connector RunJob (v2 shape under spec).
+func loadJobKCC(file string, r *yaml.Node) (*Component, error) {
+	name, pos, err := metadataName(file, r, "RunJob")
+	if err != nil {
+		return nil, err
+	}
+	c := &Component{Name: name, Kind: KindJob, Pos: pos}
+	exec := path(r, "spec", "template")
+	return c, readJob(file, c, jobFields{exec: exec, task: val(exec, "template"), timeoutKey: "timeout", timeoutDuration: true})
+}
+
+// loadJobV2 reads a Cloud Run Admin API v2 Job.
+func loadJobV2(file string, r *yaml.Node) (*Component, error) {
+	name, pos := resourceName(file, r)
+	c := &Component{Name: name, Kind: KindJob, Pos: pos}
+	exec := val(r, "template")
+	return c, readJob(file, c, jobFields{exec: exec, task: val(exec, "template"), timeoutKey: "timeout", timeoutDuration: true})
+}
+
+func serviceTimeout(file string, c *Component, n *yaml.Node, duration bool) error {
+	if n == nil || isNull(n) {
+		return nil
+	}
+	var err error
+	if duration {
+		c.Timeout, err = durationValue(file, n, "timeout")
+	} else {
+		var i int
+		i, err = intValue(file, n, "timeoutSeconds")
+		c.Timeout = float64(i)
+	}
+	return err
+}
+
+// loadServiceV1 reads a serving.knative.dev/v1 Service (gcloud run services export).
+func loadServiceV1(file string, r *yaml.Node) (*Component, error) {
+	name, pos, err := metadataName(file, r, "Cloud Run Service")
+	if err != nil {
+		return nil, err
+	}
+	c := &Component{Name: name, Kind: KindService, Pos: pos}
+	return c, serviceTimeout(file, c, path(r, "spec", "template", "spec", "timeoutSeconds"), false)
+}
+
+// loadServiceKCC reads a Config Connector RunService.
+func loadServiceKCC(file string, r *yaml.Node) (*Component, error) {
+	name, pos, err := metadataName(file, r, "RunService")
+	if err != nil {
+		return nil, err
+	}
+	c := &Component{Name: name, Kind: KindService, Pos: pos}
+	return c, serviceTimeout(file, c, path(r, "spec", "template", "timeout"), true)
+}
+
+// loadServiceV2 reads a Cloud Run Admin API v2 Service.
+func loadServiceV2(file string, r *yaml.Node) (*Component, error) {
+	name, pos := resourceName(file, r)
+	c := &Component{Name: name, Kind: KindService, Pos: pos}
+	return c, serviceTimeout(file, c, path(r, "template", "timeout"), true)
+}
+
+// subscriptionFields names the fields of one subscription format.
+type subscriptionFields struct {
+	spec         *yaml.Node
+	deadLetterTo string // key of the dead-letter topic
+}
+
+func readSubscription(file string, c *Component, f subscriptionFields) error {
+	if err := expectMapping(file, f.spec, "spec"); err != nil {
+		return err
+	}
+	d := &Delivery{Retention: DefaultRetention, AckDeadline: DefaultAckDeadline}
+	s := f.spec
+	if n := val(s, "ackDeadlineSeconds"); n != nil && !isNull(n) {
+		v, err := intValue(file, n, "ackDeadlineSeconds")
+		if err != nil {
+			return err
+		}
+		if v > 0 {
+			d.AckDeadline = float64(v)
+		}
+	}
+	if n := val(s, "messageRetentionDuration"); n != nil && !isNull(n) {
+		v, err := durationValue(file, n, "messageRetentionDuration")
+		if err != nil {
+			return err
+		}
+		if v > 0 {
+			d.Retention = v
+		}
+	}
+	if rp := val(s, "retryPolicy"); rp != nil && !isNull(rp) {
+		if err := expectMapping(file, rp, "retryPolicy"); err != nil {
+			return err
+		}
+		d.RetryPolicy, d.MinBackoff, d.MaxBackoff = true, DefaultMinBackoff, DefaultMaxBackoff
+		if n := val(rp, "minimumBackoff"); n != nil && !isNull(n) {
+			v, err := durationValue(file, n, "minimumBackoff")
+			if err != nil {
+				return err
+			}
+			d.MinBackoff = v
+		}
+		if n := val(rp, "maximumBackoff"); n != nil && !isNull(n) {
+			v, err := durationValue(file, n, "maximumBackoff")
+			if err != nil {
+				return err
+			}
+			d.MaxBackoff = v
+		}
+	}
+	if k, dl := get(s, "deadLetterPolicy"); dl != nil && !isNull(dl) {
+		if err := expectMapping(file, dl, "deadLetterPolicy"); err != nil {
+			return err
+		}
+		if val(dl, f.deadLetterTo) != nil {
+			d.DeadLetter, d.DeadLetterPos = true, posOf(file, k)
+			d.MaxDeliveryAttempts = DefaultDeadLetterAttempts
+		}
+		if n := val(dl, "maxDeliveryAttempts"); n != nil && !isNull(n) {
+			v, err := intValue(file, n, "maxDeliveryAttempts")
+			if err != nil {
+				return err
+			}
+			if v < 0 {
+				return errorf(posOf(file, n), "maxDeliveryAttempts: expected 5 to 100, got %d", v)
+			}
+			if v > 0 {
+				d.MaxDeliveryAttempts = v
+			}
+		}
+	}
+	if pc := val(s, "pushConfig"); pc != nil && !isNull(pc) {
+		if err := expectMapping(file, pc, "pushConfig"); err != nil {
+			return err
+		}
+		if k, n := get(pc, "pushEndpoint"); n != nil {
+			ep, ok := scalar(n)
+			if !ok {
+				return errorf(posOf(file, n), "pushEndpoint: expected a URL")
+			}
+			if ep != "" {
+				d.Push, d.Endpoint, d.PushToPos = true, ep, posOf(file, k)
+			}
+		}
+	}
+	c.Delivery = d
+	return nil
+}
+
+// loadSubscriptionKCC reads a Config Connector PubSubSubscription.
+func loadSubscriptionKCC(file string, r *yaml.Node) (*Component, error) {
+	name, pos, err := metadataName(file, r, "PubSubSubscription")
+	if err != nil {
+		return nil, err
+	}
+	c := &Component{Name: name, Kind: KindSubscription, Pos: pos}
+	return c, readSubscription(file, c, subscriptionFields{spec: val(r, "spec"), deadLetterTo: "deadLetterTopicRef"})
+}
+
+// loadSubscriptionGcloud reads `gcloud pubsub subscriptions describe` YAML.
+func loadSubscriptionGcloud(file string, r *yaml.Node) (*Component, error) {
+	name, pos := resourceName(file, r)
+	c := &Component{Name: name, Kind: KindSubscription, Pos: pos}
+	return c, readSubscription(file, c, subscriptionFields{spec: r, deadLetterTo: "deadLetterTopic"})
+}
+
+// refName reads a Config Connector reference ({name} or {external}).
+func refName(n *yaml.Node) string {
+	if s := str(n, "name"); s != "" {
+		return lastSegment(s)
+	}
+	return lastSegment(str(n, "external"))
+}
+
+func triggerDelivery(file string, c *Component, retryPolicy *yaml.Node) error {
+	d := &Delivery{Eventarc: true, Retention: DefaultEventarcRetention,
+		RetryPolicy: true, MinBackoff: DefaultMinBackoff, MaxBackoff: DefaultMaxBackoff}
+	if n := val(retryPolicy, "maxAttempts"); n != nil && !isNull(n) {
+		v, err := intValue(file, n, "retryPolicy.maxAttempts")
+		if err != nil {
+			return err
+		}
+		if v != 1 {
+			return errorf(posOf(file, n), "retryPolicy.maxAttempts: expected 1 (the only valid value), got %d", v)
+		}
+		d.SingleAttempt = true
+	}
+	c.Delivery = d
+	return nil
+}
+
+// setDestination records where a trigger delivers.
+func setDestination(c *Component, kind Kind, name string, p Pos) {
+	c.Delivery.PushTo, c.Delivery.PushToPos = name, p
+	c.Delivery.Push = true
+	c.Delivery.AckAtStart = kind == KindWorkflow
+	c.Calls = nil
+	c.Calls = append(c.Calls, &Call{To: name, ToKind: kind, Kind: EdgeDeliver, Pos: p})
+}
+
+// loadTriggerKCC reads a Config Connector EventarcTrigger.
+func loadTriggerKCC(file string, r *yaml.Node) (*Component, error) {
+	name, pos, err := metadataName(file, r, "EventarcTrigger")
+	if err != nil {
+		return nil, err
+	}
+	c := &Component{Name: name, Kind: KindTrigger, Pos: pos}
+	spec := val(r, "spec")
+	if err := expectMapping(file, spec, "spec"); err != nil {
+		return nil, err
+	}
+	if err := triggerDelivery(file, c, val(spec, "retryPolicy")); err != nil {
+		return nil, err
+	}
+	k, dest := get(spec, "destination")
+	if dest == nil || dest.Kind != yaml.MappingNode {
+		at := spec
+		if k != nil {
+			at = k
+		}
+		return nil, errorf(posOf(file, at), "EventarcTrigger: expected spec.destination with cloudRunService, workflowRef, cloudFunctionRef or httpEndpoint")
+	}
+	switch {
+	case val(dest, "cloudRunService") != nil:
+		ref := path(dest, "cloudRunService", "serviceRef")
+		setDestination(c, KindService, refName(ref), posOf(file, ref))
+	case val(dest, "workflowRef") != nil:
+		ref := val(dest, "workflowRef")
+		setDestination(c, KindWorkflow, refName(ref), posOf(file, ref))
+	case val(dest, "cloudFunctionRef") != nil:
+		ref := val(dest, "cloudFunctionRef")
+		setDestination(c, KindService, refName(ref), posOf(file, ref))
+	case val(dest, "httpEndpoint") != nil:
+		n := path(dest, "httpEndpoint", "uri")
+		setDestination(c, KindExternal, endpointName(str(dest, "httpEndpoint", "uri")), posOf(file, n))
+	}
+	return c, nil
+}
+
+// loadTriggerGcloud reads `gcloud eventarc triggers describe` YAML.
+func loadTriggerGcloud(file string, r *yaml.Node) (*Component, error) {
+	name, pos := resourceName(file, r)
+	c := &Component{Name: name, Kind: KindTrigger, Pos: pos}
+	if err := triggerDelivery(file, c, val(r, "retryPolicy")); err != nil {
+		return nil, err
+	}
+	dest := val(r, "destination")
+	if err := expectMapping(file, dest, "destination"); err != nil {
+		return nil, err
+	}
+	switch {
+	case val(dest, "cloudRun") != nil:
+		n := path(dest, "cloudRun", "service")
+		setDestination(c, KindService, lastSegment(str(dest, "cloudRun", "service")), posOf(file, n))
+	case val(dest, "workflow") != nil:
+		n := val(dest, "workflow")
+		setDestination(c, KindWorkflow, lastSegment(str(dest, "workflow")), posOf(file, n))
+	case val(dest, "cloudFunction") != nil:
+		n := val(dest, "cloudFunction")
+		setDestination(c, KindService, lastSegment(str(dest, "cloudFunction")), posOf(file, n))
+	case val(dest, "httpEndpoint") != nil:
+		n := path(dest, "httpEndpoint", "uri")
+		setDestination(c, KindExternal, endpointName(str(dest, "httpEndpoint", "uri")), posOf(file, n))
+	}
+	return c, nil
+}
+
+// endpointName names an external HTTP endpoint by its host.
+func endpointName(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return raw
+	}
+	return u.Host
+}
+
+// runAppService guesses the Cloud Run service name from a run.app URL
+// (https://NAME-HASH-REGION.a.run.app or https://NAME-PROJECT.REGION.run.app).
+func runAppHost(raw string) (host string, ok bool) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", false
+	}
+	h := u.Hostname()
+	return h, strings.HasSuffix(h, ".run.app")
+}

@@ -1,0 +1,470 @@
+// Package topology models the retry layers of a deployment: the components
+// that run (apps, Cloud Run jobs and services, workflows, subscriptions,
+// triggers, sinks), the edges between them with the caller's retry policy,
+// and the failure signals each component reports upward. Loaders build the
+// model from manifests and from the topology file (SPEC §3, §5).
+package topology
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Kind is the kind of a component (SPEC §3).
+type Kind string
+
+// Component kinds.
+const (
+	KindApp          Kind = "app"
+	KindExternal     Kind = "external"
+	KindJob          Kind = "cloudrun.job"
+	KindService      Kind = "cloudrun.service"
+	KindWorkflow     Kind = "workflow"
+	KindSubscription Kind = "pubsub.subscription"
+	KindTrigger      Kind = "eventarc.trigger"
+	KindQueue        Kind = "cloudtasks.queue"
+	KindScheduler    Kind = "scheduler.job"
+	KindK8sJob       Kind = "k8s.job"
+	KindSink         Kind = "sink"
+)
+
+// Kinds lists every component kind.
+var Kinds = []Kind{KindApp, KindExternal, KindJob, KindService, KindWorkflow,
+	KindSubscription, KindTrigger, KindQueue, KindScheduler, KindK8sJob, KindSink}
+
+// ValidKind reports whether k is a known kind.
+func ValidKind(k Kind) bool {
+	for _, x := range Kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Pos is a place in an input file; lines and columns count from 1.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+	// EndCol is the column just past the token on Line, when known (0
+	// otherwise).
+	EndCol int
+}
+
+// IsValid reports whether the position names a file.
+func (p Pos) IsValid() bool { return p.File != "" }
+
+// String renders "file:line:col", or the file alone when no line is known.
+func (p Pos) String() string {
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Default values taken from the platforms' documentation (GCP-SEMANTICS.md).
+const (
+	DefaultJobMaxRetries       = 3      // Cloud Run job maxRetries, per task
+	DefaultJobTaskTimeout      = 600    // seconds, per attempt
+	DefaultJobTaskCount        = 1      // tasks per execution
+	DefaultConnectorTimeout    = 1800   // seconds, Workflows jobs.run connector
+	DefaultRetention           = 604800 // seconds, Pub/Sub message retention (7 d)
+	DefaultEventarcRetention   = 86400  // seconds, Eventarc subscription retention (24 h)
+	DefaultDeadLetterAttempts  = 5      // Pub/Sub maxDeliveryAttempts when a DLQ is set
+	DefaultAckDeadline         = 10     // seconds, Pub/Sub ack deadline
+	DefaultMinBackoff          = 10     // seconds, Pub/Sub retry policy minimum
+	DefaultMaxBackoff          = 600    // seconds, Pub/Sub retry policy maximum
+	DefaultBudget              = 10     // executions per event before amplification warns
+	DefaultWorkflowsMaxRetries = 5      // http.default_retry
+)
+
+// Backoff is a retry policy's wait between attempts, in seconds.
+type Backoff struct {
+	Initial    float64
+	Max        float64
+	Multiplier float64
+	Jitter     string
+	Pos        Pos
+}
+
+// EdgeKind says how the caller reaches the callee.
+type EdgeKind string
+
+// Edge kinds.
+const (
+	EdgeCall    EdgeKind = "call"    // a synchronous call or an awaited start
+	EdgeRuns    EdgeKind = "runs"    // a Cloud Run job runs its container (task retries)
+	EdgeDeliver EdgeKind = "deliver" // a push subscription or trigger delivers an event
+	EdgeNotify  EdgeKind = "notify"  // an outcome report to a sink
+)
+
+// Call is an outgoing reference of a component before linking: who it
+// invokes and with what retry policy.
+type Call struct {
+	To         string // component name; may hold "*" glob parts
+	ToKind     Kind   // expected kind of the target when known ("" = any)
+	Kind       EdgeKind
+	Pos        Pos    // where the call is written
+	Step       string // workflow step name, if any
+	Retries    int    // retries after the first attempt
+	Unbounded  bool   // retries without limit (redelivery until retention)
+	Predicate  Predicate
+	Backoff    *Backoff
+	Timeout    float64 // seconds the caller waits for one attempt; 0 = unknown
+	TimeoutSet bool    // Timeout was written, not a default
+	Awaits     bool    // the caller waits for the callee's outcome
+	Caught     bool    // a failure of this call is handled by the caller
+	RetryPos   Pos     // where the retry policy is written
+	Note       string  // how the policy was derived, for messages
+	// TaskTimeout and TaskCount override the called job's (jobs.run
+	// overrides); 0 when not overridden.
+	TaskTimeout float64
+	TaskCount   int
+}
+
+// JobWorstDuration is the longest one task of the called job can take under
+// this call's overrides.
+func (e *Edge) JobWorstDuration() float64 {
+	j := e.To.Job
+	if j == nil {
+		return 0
+	}
+	t := j.TaskTimeout
+	if e.TaskTimeout > 0 {
+		t = e.TaskTimeout
+	}
+	return float64(j.MaxRetries+1) * t
+}
+
+// Predicate is the set of failure signals a retry policy retries on.
+type Predicate struct {
+	Name    string  // e.g. "http.default_retry_predicate", a subworkflow name, or ""
+	Signals Signals // what it matches
+	Any     bool    // matches every signal
+	Known   bool    // false: the predicate could not be read; assume Any
+	Custom  bool    // written by the user (not a platform default)
+}
+
+// Matches reports whether the predicate retries on s.
+func (p Predicate) Matches(s Signal) bool {
+	if p.Any || !p.Known {
+		return true
+	}
+	return p.Signals.Matches(s)
+}
+
+// MatchesAny reports whether the predicate retries on some signal of ss.
+func (p Predicate) MatchesAny(ss Signals) bool {
+	for _, s := range ss {
+		if p.Matches(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Matched returns the signals of ss the predicate retries on.
+func (p Predicate) Matched(ss Signals) Signals {
+	var out Signals
+	for _, s := range ss {
+		if p.Matches(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// String names the predicate for messages.
+func (p Predicate) String() string {
+	if p.Name != "" {
+		return p.Name
+	}
+	if p.Any || !p.Known {
+		return "any failure"
+	}
+	return "[" + p.Signals.String() + "]"
+}
+
+// JobSpec is what a Cloud Run job says about retries.
+type JobSpec struct {
+	MaxRetries        int
+	MaxRetriesDefault bool // absent in the manifest: the platform default 3
+	MaxRetriesPos     Pos
+	TaskCount         int
+	TaskTimeout       float64 // seconds per attempt
+	TaskTimeoutPos    Pos
+	Runs              string // the app it runs (topology file)
+	RunsPos           Pos
+}
+
+// WorstDuration is the longest one task can take: (maxRetries+1) × timeout.
+func (j *JobSpec) WorstDuration() float64 {
+	return float64(j.MaxRetries+1) * j.TaskTimeout
+}
+
+// Delivery is what a subscription or trigger says about delivery.
+type Delivery struct {
+	Push                bool   // push (or trigger to an HTTP destination); false: pull
+	PushTo              string // target component name
+	PushToPos           Pos
+	Endpoint            string // push endpoint URL
+	DeadLetter          bool   // a dead-letter policy exists
+	DeadLetterPos       Pos
+	MaxDeliveryAttempts int // deliveries in all when DeadLetter
+	RetryPolicy         bool
+	MinBackoff          float64
+	MaxBackoff          float64
+	Retention           float64
+	AckDeadline         float64
+	SingleAttempt       bool // Eventarc retryPolicy.maxAttempts: 1
+	AckAtStart          bool // destination acknowledges when it starts (Workflows)
+	Eventarc            bool
+}
+
+// WorkflowInfo is what the Workflows source says about failing and notifying.
+type WorkflowInfo struct {
+	FailPaths     []FailPath
+	Notifications []Notification
+	Params        []string
+}
+
+// FailPath is a way an execution ends FAILED.
+type FailPath struct {
+	Pos    Pos
+	Reason string
+	Steps  []string
+	Kind   string // raise, re-raise, call-error, unassigned-read
+}
+
+// Notification is a report to an outside system (e.g. a SAGA coordinator).
+type Notification struct {
+	Pos        Pos
+	Step       string
+	URL        string
+	BeforeFail bool // sent on a path that then fails the execution
+}
+
+// Component is something that runs.
+type Component struct {
+	Name     string
+	Kind     Kind
+	Pos      Pos      // where it is declared (its name)
+	Files    []string // manifests that describe it
+	Emits    Signals  // what it reports upward when it gives up
+	EmitsSet bool     // Emits was declared
+	EmitsPos Pos
+	Calls    []*Call
+	Job      *JobSpec
+	Delivery *Delivery
+	Workflow *WorkflowInfo
+	Timeout  float64 // request timeout of a service, seconds; 0 = unknown
+	Source   string  // Go package of an app (topology file)
+	// Assumed: no manifest or declaration describes it; a reference created
+	// it with its kind's defaults.
+	Assumed bool
+	// Overridden lists manifest fields the topology file replaced.
+	Overridden []string
+	// Declared: named in a topology file.
+	Declared bool
+}
+
+// Edge is a linked call: From invokes To with From's retry policy.
+type Edge struct {
+	From, To *Component
+	*Call
+}
+
+// Finding is a diagnostic produced while loading or linking (the rules
+// package turns them into report findings).
+type Finding struct {
+	Rule      string
+	Pos       Pos
+	Message   string
+	Component string
+}
+
+// Graph is the linked model.
+type Graph struct {
+	Components []*Component // sorted by name
+	Edges      []*Edge
+	Out        map[*Component][]*Edge
+	In         map[*Component][]*Edge
+	Budget     int // 0: none declared
+	BudgetPos  Pos
+	Findings   []Finding // from loading and linking (unresolved-reference)
+	Suppress   *Suppressions
+	Skipped    []string // files of no known kind
+	byName     map[string]*Component
+}
+
+// Component returns the component named name, or nil.
+func (g *Graph) Component(name string) *Component { return g.byName[name] }
+
+// Roots returns the components nothing invokes, plus one member (the
+// least name) of each cycle nothing outside invokes, sorted by name.
+func (g *Graph) Roots() []*Component {
+	var roots []*Component
+	for _, c := range g.Components {
+		if len(g.In[c]) == 0 {
+			roots = append(roots, c)
+		}
+	}
+	// Cycles that nothing outside reaches: take the least member.
+	reached := map[*Component]bool{}
+	stack := append([]*Component(nil), roots...)
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if reached[c] {
+			continue
+		}
+		reached[c] = true
+		for _, e := range g.Out[c] {
+			stack = append(stack, e.To)
+		}
+	}
+	for _, c := range g.Components { // sorted: least name first
+		if reached[c] {
+			continue
+		}
+		roots = append(roots, c)
+		stack = append(stack[:0], c)
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if reached[x] {
+				continue
+			}
+			reached[x] = true
+			for _, e := range g.Out[x] {
+				stack = append(stack, e.To)
+			}
+		}
+	}
+	sort.Slice(roots, func(i, j int) bool { return roots[i].Name < roots[j].Name })
+	return roots
+}
+
+// EmitsTo returns the failure signals To reports to From over e: what the
+// caller observes when the callee gives up (SPEC §3 defaults by kind).
+func (e *Edge) EmitsTo() Signals {
+	c := e.To
+	switch c.Kind {
+	case KindJob:
+		if e.Kind == EdgeDeliver || !e.Awaits {
+			return nil // a start-only call: the job's outcome is not seen
+		}
+		s := Signals{SigOperationError}
+		if c.Job != nil && e.Timeout > 0 && e.JobWorstDuration() > e.Timeout {
+			s = append(s, SigTimeout)
+		}
+		return s.Normalize()
+	case KindWorkflow:
+		if !e.Awaits {
+			return nil // acknowledged when the execution starts
+		}
+		if c.EmitsSet {
+			return c.Emits
+		}
+		if c.Workflow != nil && len(c.Workflow.FailPaths) == 0 {
+			return nil
+		}
+		return Signals{SigWorkflowFailed}
+	case KindSink:
+		if c.EmitsSet {
+			return c.Emits
+		}
+		return nil
+	case KindSubscription, KindTrigger, KindQueue, KindScheduler:
+		return nil // deliverers acknowledge to their publisher
+	}
+	s := c.DefaultEmits()
+	if e.Timeout > 0 && e.Kind != EdgeNotify {
+		if d := WorstDuration(c); d > e.Timeout && !s.Has(SigTimeout) {
+			s = append(s, SigTimeout).Normalize()
+		}
+	}
+	return s
+}
+
+// DefaultEmits is what c reports when it gives up, ignoring the caller.
+func (c *Component) DefaultEmits() Signals {
+	if c.EmitsSet {
+		return c.Emits
+	}
+	switch c.Kind {
+	case KindExternal:
+		return Signals{SigAny}
+	case KindApp, KindK8sJob:
+		return Signals{SigExitNonzero}
+	case KindService:
+		return Signals{SigHTTP5xx}
+	case KindJob:
+		return Signals{SigOperationError}
+	case KindWorkflow:
+		if c.Workflow != nil && len(c.Workflow.FailPaths) == 0 {
+			return nil
+		}
+		return Signals{SigWorkflowFailed}
+	}
+	return nil
+}
+
+// WorstDuration is the longest c may take for one invocation, in seconds,
+// from what is known of its own retries; 0 when unknown.
+func WorstDuration(c *Component) float64 {
+	if c.Job != nil {
+		return c.Job.WorstDuration()
+	}
+	var worst float64
+	for _, call := range c.Calls {
+		if call.Timeout <= 0 || call.Unbounded || call.Kind == EdgeNotify {
+			continue
+		}
+		d := float64(call.Retries+1) * call.Timeout
+		d += BackoffTotal(call.Backoff, call.Retries)
+		if d > worst {
+			worst = d
+		}
+	}
+	return worst
+}
+
+// BackoffTotal is the sum of the waits before retries 1..n.
+func BackoffTotal(b *Backoff, n int) float64 {
+	if b == nil || n <= 0 {
+		return 0
+	}
+	var total float64
+	d := b.Initial
+	m := b.Multiplier
+	if m < 1 {
+		m = 1
+	}
+	for i := 0; i < n && i < 1000; i++ {
+		w := d
+		if b.Max > 0 && w > b.Max {
+			w = b.Max
+		}
+		total += w
+		d *= m
+	}
+	return total
+}
+
+// NewGraph builds a graph from components and edges (for tests and
+// generated topologies); components are sorted by name.
+func NewGraph(comps []*Component, edges []*Edge) *Graph {
+	g := &Graph{Components: append([]*Component(nil), comps...), Edges: edges,
+		Out: map[*Component][]*Edge{}, In: map[*Component][]*Edge{}, byName: map[string]*Component{}}
+	sort.SliceStable(g.Components, func(i, j int) bool { return g.Components[i].Name < g.Components[j].Name })
+	for _, c := range g.Components {
+		g.byName[c.Name] = c
+	}
+	for _, e := range edges {
+		g.Out[e.From] = append(g.Out[e.From], e)
+		g.In[e.To] = append(g.In[e.To], e)
+	}
+	return g
+}
