@@ -94,6 +94,9 @@ func isError(t types.Type) bool {
 	if t == nil {
 		return false
 	}
+	if b, ok := t.(*types.Basic); ok && b.Kind() == types.Invalid {
+		return false // a package name, or code that does not type-check
+	}
 	if types.Identical(t, errorType) {
 		return true
 	}
@@ -123,8 +126,14 @@ func isTimeish(t types.Type) bool {
 	return isNamed(t, "time", "Duration") || isNamed(t, "time", "Time")
 }
 
+// isGRPCCode reports whether t is a gRPC status code: codes.Code of
+// google.golang.org/grpc/codes, or of any package named codes that mirrors it.
 func isGRPCCode(t types.Type) bool {
-	return t != nil && isNamed(t, "google.golang.org/grpc/codes", "Code")
+	if t == nil {
+		return false
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Name() == "Code" && n.Obj().Pkg() != nil && n.Obj().Pkg().Name() == "codes"
 }
 
 func (a *checker) typeOf(e ast.Expr) types.Type { return a.info().TypeOf(e) }

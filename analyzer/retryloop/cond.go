@@ -36,6 +36,18 @@ func (w *walker) cond(e ast.Expr, in []*path, depth int) (t, f []*path) {
 		}
 	case *ast.CallExpr:
 		return w.callCond(e, in)
+	case *ast.IndexExpr:
+		// retryable[status.Code(err)], a table of codes to retry.
+		if w.derivedFromFailure(e.Index, 0) || w.statusExpr(e.Index) {
+			if t, f, ok := w.codeTable(e, in); ok {
+				return t, f
+			}
+			t, f := w.classify(ast.NewIdent("_"), false, in)
+			for _, p := range append(t, f...) {
+				p.predicated = true
+			}
+			return t, f
+		}
 	case *ast.TypeAssertExpr:
 		// ne, ok := err.(net.Error): ok inspects the failure's type.
 		if isError(w.a.typeOf(e.X)) {
@@ -127,6 +139,10 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 	switch {
 	case mentionsContextErr(w, x) || mentionsContextErr(w, y):
 		return split(in, bounded(BoundContext), bounded(BoundContext))
+	case w.derivedFromFailure(x, 0) || w.derivedFromFailure(y, 0):
+		// c := status.Code(err); c != codes.Unavailable, or a code read
+		// from the error: a classification, not a bound.
+		return w.classify(ast.NewIdent("_"), false, in)
 	case isTimeish(tx) || isTimeish(ty):
 		return split(in, bounded(BoundDeadline), bounded(BoundDeadline))
 	case isInteger(tx) && isInteger(ty) && !isConst(w, x, y):
@@ -205,6 +221,7 @@ func (w *walker) nilCheck(x ast.Expr, in []*path) (t, f []*path) {
 		for _, p := range in {
 			p.last = call
 			p.guard = guardNone
+			p.maybeOK = false
 			p.http, p.grpc = allCodes(), allGRPC()
 		}
 		key := any(call)
@@ -242,6 +259,7 @@ func (w *walker) classify(errExpr ast.Expr, open bool, in []*path) (t, f []*path
 	return split(in,
 		func(p *path) {
 			p.classified, p.guard = true, guardError
+			p.maybeOK = false
 			if open {
 				p.breakerOpen = true
 			} else {
@@ -259,6 +277,11 @@ func (w *walker) classify(errExpr ast.Expr, open bool, in []*path) (t, f []*path
 			p.classified, p.guard = true, guardError
 			if open {
 				p.breakerExcluded = true
+			}
+			if key != nil {
+				if fact, ok := p.errs[key]; ok && fact.state == errUnknown && !fact.wait {
+					p.maybeOK = true
+				}
 			}
 		})
 }
@@ -288,8 +311,19 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 		if errArg == nil {
 			errArg = ast.NewIdent("_")
 		}
-		t, f = w.classify(errArg, false, in)
+		if t, f, ok := w.codePredicate(fn, call, in); ok {
+			return t, f
+		}
+		retriesOpen := w.a.predicateRetriesBreaker(fn)
+		t, f = w.classify(errArg, retriesOpen, in)
+		// Only a yes/no answer is a predicate; status.FromError(err) and
+		// the like merely unpack the failure.
+		predicate := isBool(w.a.typeOf(call))
+		for _, p := range t {
+			p.predicated = predicate
+		}
 		for _, p := range f {
+			p.predicated = predicate
 			// A predicate that says "do not retry" may well cover the
 			// breaker-open error; give it the benefit of the doubt.
 			p.breakerExcluded = true
@@ -418,4 +452,41 @@ func isClassifier(fn *types.Func) bool {
 		}
 	}
 	return false
+}
+
+// derivedFromFailure reports whether an expression is computed from a
+// failure: it mentions an error or a status code, directly or through the
+// definition of a local variable.
+func (w *walker) derivedFromFailure(e ast.Expr, depth int) bool {
+	if depth > 3 || isConst(w, e) {
+		return false
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		x, ok := n.(ast.Expr)
+		if !ok {
+			return true
+		}
+		if t := w.a.typeOf(x); t != nil && (isError(t) || isGRPCCode(t)) {
+			if !mentionsContextErr(w, x) {
+				found = true
+			}
+			return false
+		}
+		if id, ok := x.(*ast.Ident); ok {
+			if obj := w.info().ObjectOf(id); obj != nil {
+				for _, as := range w.fc.assigns[obj] {
+					if as.rhs != nil && as.pos < id.Pos() && (as.tok == token.DEFINE || as.tok == token.ASSIGN) &&
+						w.derivedFromFailure(as.rhs, depth+1) {
+						found = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return found
 }

@@ -160,11 +160,19 @@ func (a *checker) varDelay(dc *delayCtx, obj types.Object) Delay {
 		}
 		return d
 	}
+	// A variable declared inside the loop starts afresh on every attempt:
+	// wait := base; wait += jitter does not grow from one attempt to the next.
+	fresh := false
+	for _, as := range inside {
+		if as.tok == token.DEFINE {
+			fresh = true
+		}
+	}
 	var d Delay
 	for _, as := range inside {
 		switch as.tok {
 		case token.INC, token.ADD_ASSIGN, token.MUL_ASSIGN, token.SHL_ASSIGN:
-			d.Grows = true
+			d.Grows = d.Grows || !fresh
 			if as.rhs != nil {
 				r := a.delayOf(dc, as.rhs)
 				d.Random = d.Random || r.Random

@@ -74,6 +74,15 @@ func (w *walker) assign(lhs, rhs []ast.Expr, in []*path) {
 
 func (w *walker) assignCall(lhs []ast.Expr, idx int, call *ast.CallExpr, in []*path) {
 	key := w.errKey(lhs[idx])
+	if mentionsContextErr(w, call) {
+		// err := ctx.Err(): testing it tests the context, a bound.
+		if key != nil {
+			for _, p := range in {
+				p.errs[key] = errFact{wait: true}
+			}
+		}
+		return
+	}
 	if w.a.isErrorConstructor(call) {
 		if key != nil {
 			for _, p := range in {
@@ -96,6 +105,7 @@ func (w *walker) assignCall(lhs []ast.Expr, idx int, call *ast.CallExpr, in []*p
 	for _, p := range in {
 		p.last = call
 		p.guard = guardNone
+		p.maybeOK = false
 		p.http, p.grpc = allCodes(), allGRPC()
 		p.errs[key] = errFact{op: call}
 	}

@@ -447,6 +447,9 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 		}
 	}
 	for _, p := range failing {
+		if p.predicated && !p.breakerOpen {
+			continue // an unread predicate decided what is retried
+		}
 		if codes := p.http.permanent(); p.http.narrowed && len(codes) > 0 {
 			l.Permanent = addUnique(l.Permanent, "HTTP "+joinInts(codes))
 		}
@@ -589,6 +592,9 @@ func (a *checker) condTestsError(cond ast.Expr) bool {
 	found := false
 	ast.Inspect(cond, func(n ast.Node) bool {
 		if e, ok := n.(ast.Expr); ok && !found {
+			if call, ok := e.(*ast.CallExpr); ok && a.isContextErr(call) {
+				return false // ctx.Err() tests the context, not an attempt
+			}
 			if t := a.typeOf(e); t != nil && isError(t) {
 				found = true
 			}
@@ -596,6 +602,11 @@ func (a *checker) condTestsError(cond ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+func (a *checker) isContextErr(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Err" && isContext(a.typeOf(sel.X))
 }
 
 // condBound says what a loop condition bounds: an attempt counter, a

@@ -46,7 +46,14 @@ type path struct {
 	bound           BoundKind // the kind of the last bound tested
 	breakerOpen     bool      // the failure is known to be a breaker-open error
 	breakerExcluded bool      // the failure is known not to be one
-	waits           []*Wait
+	// predicated: a predicate the analysis cannot read decided whether
+	// this failure is retried, so the codes left are not known to be.
+	predicated bool
+	// maybeOK: the last test was a classification that does not hold for
+	// a nil error (errors.Is(nil, X) is false), so an unknown error may be
+	// nil here: leaving on this path may be leaving on success.
+	maybeOK bool
+	waits   []*Wait
 }
 
 func newPath() *path {
@@ -105,6 +112,8 @@ func (p *path) succeeded() bool {
 				return false
 			case errNil:
 				ok = true
+			case errUnknown:
+				ok = ok || p.maybeOK
 			}
 		}
 	}

@@ -322,3 +322,17 @@ func (a *API) SlowDown(ctx context.Context, items []string) error {
 	}
 	return nil
 }
+
+// A wait declared afresh in each attempt does not grow: base plus jitter.
+func (a *API) FreshWait(ctx context.Context) error {
+	for attempt := 0; attempt < 4; attempt++ {
+		err := a.fetch(ctx)
+		if err == nil || !errors.Is(err, ErrUnavailable) {
+			return err
+		}
+		wait := a.base
+		wait += rand.N(wait)
+		time.Sleep(wait)
+	}
+	return ErrUnavailable
+}

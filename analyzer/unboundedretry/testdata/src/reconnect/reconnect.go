@@ -216,3 +216,17 @@ func Recursive(addr string, left int) (*Conn, error) {
 	}
 	return c, err
 }
+
+// The context is checked through an error variable.
+func ContextErrVar(ctx context.Context, addr string) (*Conn, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c, err := dial(addr)
+		if err == nil {
+			return c, nil
+		}
+		time.Sleep(jittered(time.Second))
+	}
+}

@@ -217,3 +217,18 @@ func ReadAll(r io.Reader) ([]byte, error) {
 		}
 	}
 }
+
+// A consumer that runs until the context ends is not a retry loop.
+func Consume(ctx context.Context, recv func(context.Context) (Order, error), s Store) {
+	for ctx.Err() == nil {
+		o, err := recv(ctx)
+		if err != nil {
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Second):
+			}
+			continue
+		}
+		_ = s.Save(ctx, o)
+	}
+}
