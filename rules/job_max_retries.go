@@ -25,7 +25,10 @@ var jobMaxRetries = &Rule{
 			}
 			j := c.Job
 			how := fmt.Sprintf("maxRetries %d", j.MaxRetries)
-			if j.MaxRetriesDefault {
+			switch {
+			case j.MaxRetriesNote != "":
+				how = j.MaxRetriesNote
+			case j.MaxRetriesDefault:
 				how = "no maxRetries field, so the platform default 3 applies (default)"
 			}
 			for _, o := range c.Overridden {

@@ -39,8 +39,11 @@ var unboundedRedelivery = &Rule{
 				}
 			}
 			what := "subscription"
-			if c.Kind == topology.KindTrigger {
+			switch {
+			case c.Kind == topology.KindTrigger && d.Eventarc:
 				what = "Eventarc trigger (its generated push subscription)"
+			case c.Kind == topology.KindTrigger:
+				what = "event trigger"
 			}
 			mode := "pull"
 			if d.Push {

@@ -83,3 +83,11 @@ func FuzzLoadScheduler(f *testing.F) {
 	seeds(f, "../rules/testdata/failure-triggers-redelivery/*/scheduler.yaml")
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "scheduler.yaml", src) })
 }
+
+func FuzzLoadTerraform(f *testing.F) {
+	f.Add([]byte(tfChain))
+	f.Add([]byte("resource \"google_cloud_tasks_queue\" \"q\" {\n  name = \"q\"\n  retry_config { max_attempts = -1 }\n  http_target { uri_override { host = \"a.run.app\" } }\n}\n"))
+	f.Add([]byte("resource \"google_cloudfunctions_function\" \"f\" {\n  name = \"f\"\n  event_trigger {\n    failure_policy { retry = true }\n  }\n}\n"))
+	seeds(f, "../../shared/corpus/gcp/terraform/*.tf", "../examples/topology/terraform/*/*.tf", "../rules/testdata/*/*/terraform/*.tf")
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "main.tf", src) })
+}

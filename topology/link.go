@@ -2,6 +2,7 @@ package topology
 
 import (
 	"fmt"
+	"net/url"
 	pathpkg "path"
 	"regexp"
 	"sort"
@@ -38,7 +39,8 @@ func (lk *linker) find(name string, k Kind) *Component {
 
 // link merges the declarations, derives the edges and resolves names.
 func (ld *loader) link() (*Graph, error) {
-	lk := &linker{ld: ld, byName: map[string][]*Component{}, placeholder: map[string]*Component{}}
+	lk := &linker{ld: ld, byName: map[string][]*Component{}, placeholder: map[string]*Component{},
+		findings: append([]Finding(nil), ld.findings...)}
 	for _, c := range ld.manifests {
 		if prev := lk.find(c.Name, c.Kind); prev != nil && prev.Kind == c.Kind {
 			prev.Files = append(prev.Files, c.Files...)
@@ -136,9 +138,7 @@ func (lk *linker) merge(d *decl) error {
 	}
 	if dj := d.c.Job; dj != nil {
 		if c.Job == nil {
-			c.Job = &JobSpec{MaxRetries: DefaultJobMaxRetries, MaxRetriesDefault: true,
-				TaskCount: DefaultJobTaskCount, TaskTimeout: DefaultJobTaskTimeout,
-				MaxRetriesPos: d.pos, TaskTimeoutPos: d.pos}
+			c.Job = defaultJob(kind, d.pos)
 		}
 		if p, ok := d.set["max_retries"]; ok {
 			c.Job.MaxRetries, c.Job.MaxRetriesDefault, c.Job.MaxRetriesPos = dj.MaxRetries, false, p
@@ -208,17 +208,19 @@ func (lk *linker) merge(d *decl) error {
 // derive fills kind defaults and the edges implied by kind fields.
 func (c *Component) derive() {
 	switch c.Kind {
-	case KindJob:
+	case KindJob, KindK8sJob:
 		if c.Job == nil {
-			c.Job = &JobSpec{MaxRetries: DefaultJobMaxRetries, MaxRetriesDefault: true,
-				TaskCount: DefaultJobTaskCount, TaskTimeout: DefaultJobTaskTimeout,
-				MaxRetriesPos: c.Pos, TaskTimeoutPos: c.Pos}
+			c.Job = defaultJob(c.Kind, c.Pos)
 		}
 		if c.Job.Runs != "" {
+			pred := Predicate{Name: "maxRetries (per task)", Signals: Signals{SigExitNonzero, SigTimeout}, Known: true}
+			if c.Kind == KindK8sJob {
+				pred.Name = "backoffLimit (per job)"
+			}
 			c.Calls = append(c.Calls, &Call{To: c.Job.Runs, Kind: EdgeRuns, Pos: c.Job.RunsPos,
 				Retries: c.Job.MaxRetries, RetryPos: c.Job.MaxRetriesPos, Awaits: true,
-				Timeout: c.Job.TaskTimeout, TimeoutSet: true,
-				Predicate: Predicate{Name: "maxRetries (per task)", Signals: Signals{SigExitNonzero, SigTimeout}, Known: true}})
+				Timeout: c.Job.TaskTimeout, TimeoutSet: c.Job.TaskTimeout > 0,
+				Predicate: pred, Note: c.Job.MaxRetriesNote})
 		}
 	case KindQueue, KindScheduler:
 		// A queue or a scheduler job delivers to an HTTP target and retries
@@ -229,6 +231,9 @@ func (c *Component) derive() {
 				if call.Predicate.Name == "" && call.Predicate.Any {
 					call.Predicate.Name = "any non-2xx answer"
 				}
+			}
+			if c.Kind == KindQueue && call.Kind == EdgeDeliver {
+				c.queueCall(call)
 			}
 		}
 	case KindSubscription, KindTrigger:
@@ -274,6 +279,31 @@ func (c *Component) derive() {
 				call.Backoff = &Backoff{Initial: d.MinBackoff, Max: d.MaxBackoff, Multiplier: 2}
 			}
 		}
+	}
+}
+
+// queueCall gives a queue's delivery its retry configuration: the queue's
+// (default 100 attempts), unless the topology file gave the call retries; a
+// task is dispatched again on any non-2xx answer unless the call says `on:`.
+func (c *Component) queueCall(call *Call) {
+	r := c.Retry
+	if r == nil {
+		r = &RetryConfig{Retries: DefaultQueueMaxAttempts - 1, Default: true, Pos: c.Pos,
+			MinBackoff: DefaultQueueMinBackoff, MaxBackoff: DefaultQueueMaxBackoff}
+		c.Retry = r
+	}
+	if !call.Predicate.Custom {
+		call.Predicate = Predicate{Name: "any non-2xx answer", Any: true, Known: true}
+	}
+	if call.RetryPos.IsValid() {
+		return // the topology file says how often
+	}
+	call.Retries, call.Unbounded, call.RetryPos = r.Retries, r.Unbounded, r.Pos
+	if call.Backoff == nil {
+		call.Backoff = &Backoff{Initial: r.MinBackoff, Max: r.MaxBackoff, Multiplier: 2, Pos: r.Pos}
+	}
+	if r.Note != "" {
+		call.Note = r.Note
 	}
 }
 
@@ -349,6 +379,11 @@ func (lk *linker) resolveURL(from *Component, call *Call, raw string) *Component
 		}
 		return lk.assume(from, call, runServiceName(host), KindService)
 	}
+	if fn, ok := functionURLName(raw); ok {
+		if c := lk.find(fn, KindService); c != nil && c.Kind == KindService {
+			return c
+		}
+	}
 	name := endpointName(raw)
 	if c := lk.find(name, ""); c != nil {
 		return c
@@ -360,6 +395,17 @@ func (lk *linker) resolveURL(from *Component, call *Call, raw string) *Component
 	lk.placeholder[name] = c
 	lk.add(c)
 	return c
+}
+
+// functionURLName reads the function name of a 1st gen Cloud Functions URL,
+// https://REGION-PROJECT.cloudfunctions.net/NAME.
+func functionURLName(raw string) (string, bool) {
+	u, err := url.Parse(raw)
+	if err != nil || !strings.HasSuffix(u.Hostname(), ".cloudfunctions.net") {
+		return "", false
+	}
+	name, _, _ := strings.Cut(strings.TrimPrefix(u.Path, "/"), "/")
+	return name, name != ""
 }
 
 // assume creates (once) a placeholder component and reports the reference.
@@ -418,6 +464,12 @@ func KindDefaults(k Kind) string {
 		return "pull, no dead-letter policy"
 	case KindTrigger:
 		return "redelivery for up to 24 h"
+	case KindQueue:
+		return "100 attempts per task"
+	case KindScheduler:
+		return "retryCount 0"
+	case KindK8sJob:
+		return "backoffLimit 6"
 	}
 	return "no retries"
 }

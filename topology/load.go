@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/retrylint/retrylint/topology/terraform"
 )
 
 // DefaultMaxFileSize caps what is read of one manifest.
@@ -38,6 +40,9 @@ type loader struct {
 	supp      *Suppressions
 	skipped   []string
 	loaded    int
+	findings  []Finding // from loading (values not known statically)
+	tfDirs    []string  // directories of Terraform modules, in load order
+	tfFiles   map[string][]string
 }
 
 // Load reads the manifests under paths (files, directories walked
@@ -107,6 +112,9 @@ func Load(paths []string, opts Options) (*Graph, error) {
 			return nil, err
 		}
 	}
+	if err := ld.loadTerraform(); err != nil {
+		return nil, err
+	}
 	return ld.link()
 }
 
@@ -130,7 +138,7 @@ func (ld *loader) display(abs string) string {
 // manifestExt lists the file names a directory walk reads.
 func manifestExt(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
-	case ".yaml", ".yml", ".json":
+	case ".yaml", ".yml", ".json", ".tf":
 		return true
 	}
 	return false
@@ -186,6 +194,10 @@ func (ld *loader) file(abs string) error {
 		return nil
 	}
 	ld.seen[abs] = true
+	if terraformFile(abs) {
+		ld.addTerraform(abs)
+		return nil
+	}
 	name := ld.display(abs)
 	src, err := readCapped(abs, ld.opts.MaxFileSize)
 	if err != nil {
@@ -258,11 +270,11 @@ func (ld *loader) document(name, abs string, doc *yaml.Node) (bool, error) {
 		if isTopologyFile(r) {
 			return true, ld.topologyFile(name, abs, r)
 		}
-		if c, ok, err := loadManifest(name, r); ok || err != nil {
+		if cs, ok, err := loadManifest(name, r); ok || err != nil {
 			if err != nil {
 				return true, err
 			}
-			ld.manifests = append(ld.manifests, c)
+			ld.manifests = append(ld.manifests, cs...)
 			return true, nil
 		}
 	}
@@ -314,6 +326,16 @@ func LoadBytes(name string, src []byte, opts Options) (*Graph, error) {
 		return nil, &InputError{Pos: Pos{File: name}, Msg: fmt.Sprintf("file is larger than %d bytes; not read", opts.MaxFileSize)}
 	}
 	ld := &loader{opts: opts, seen: map[string]bool{}, supp: &Suppressions{}, roots: []string{"\x00in-memory"}}
+	if terraformFile(name) {
+		m, err := terraform.ParseBytes(name, src, terraform.Options{MaxFileSize: opts.MaxFileSize})
+		if err != nil {
+			return nil, terraformError(err)
+		}
+		if err := ld.terraformModule(m); err != nil {
+			return nil, err
+		}
+		return ld.link()
+	}
 	ld.supp.scan(name, src)
 	known, err := ld.source(name, "\x00in-memory/"+name, src)
 	if err != nil {

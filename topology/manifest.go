@@ -13,6 +13,9 @@ type manifestLoader struct {
 	name   string
 	detect func(r *yaml.Node) bool
 	load   func(file string, r *yaml.Node) (*Component, error)
+	// loadAll reads a format that gives several components (a function and
+	// its event trigger); used when load is nil.
+	loadAll func(file string, r *yaml.Node) ([]*Component, error)
 }
 
 var (
@@ -20,6 +23,8 @@ var (
 	v2ServiceName  = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/services/[^/]+$`)
 	subscriptionRE = regexp.MustCompile(`^projects/[^/]+/subscriptions/[^/]+$`)
 	triggerRE      = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/triggers/[^/]+$`)
+	queueRE        = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/queues/[^/]+$`)
+	functionRE     = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/functions/[^/]+$`)
 )
 
 func apiKind(r *yaml.Node, group, kind string) bool {
@@ -31,52 +36,78 @@ func apiKind(r *yaml.Node, group, kind string) bool {
 var manifestLoaders = []manifestLoader{
 	{"Cloud Run job (run.googleapis.com/v1 Job)", func(r *yaml.Node) bool {
 		return apiKind(r, "run.googleapis.com", "Job")
-	}, loadJobV1},
+	}, loadJobV1, nil},
 	{"Cloud Run job (Config Connector RunJob)", func(r *yaml.Node) bool {
 		return apiKind(r, "run.cnrm.cloud.google.com", "RunJob")
-	}, loadJobKCC},
-	{"Cloud Scheduler job (gcloud describe)", isSchedulerGcloud, loadSchedulerGcloud},
+	}, loadJobKCC, nil},
+	{"Cloud Scheduler job (gcloud describe)", isSchedulerGcloud, loadSchedulerGcloud, nil},
 	{"Cloud Scheduler job (Config Connector CloudSchedulerJob)", func(r *yaml.Node) bool {
 		return apiKind(r, "cloudscheduler.cnrm.cloud.google.com", "CloudSchedulerJob")
-	}, loadSchedulerKCC},
+	}, loadSchedulerKCC, nil},
 	{"Cloud Run job (Admin API v2)", func(r *yaml.Node) bool {
 		return v2JobName.MatchString(str(r, "name")) && val(r, "template") != nil
-	}, loadJobV2},
+	}, loadJobV2, nil},
 	{"Cloud Run service (serving.knative.dev/v1 Service)", func(r *yaml.Node) bool {
 		return apiKind(r, "serving.knative.dev", "Service")
-	}, loadServiceV1},
+	}, loadServiceV1, nil},
 	{"Cloud Run service (Config Connector RunService)", func(r *yaml.Node) bool {
 		return apiKind(r, "run.cnrm.cloud.google.com", "RunService")
-	}, loadServiceKCC},
+	}, loadServiceKCC, nil},
 	{"Cloud Run service (Admin API v2)", func(r *yaml.Node) bool {
 		return v2ServiceName.MatchString(str(r, "name")) && val(r, "template") != nil
-	}, loadServiceV2},
+	}, loadServiceV2, nil},
 	{"Pub/Sub subscription (Config Connector PubSubSubscription)", func(r *yaml.Node) bool {
 		return apiKind(r, "pubsub.cnrm.cloud.google.com", "PubSubSubscription")
-	}, loadSubscriptionKCC},
+	}, loadSubscriptionKCC, nil},
 	{"Pub/Sub subscription (gcloud describe)", func(r *yaml.Node) bool {
 		return subscriptionRE.MatchString(str(r, "name")) && val(r, "topic") != nil
-	}, loadSubscriptionGcloud},
+	}, loadSubscriptionGcloud, nil},
 	{"Eventarc trigger (Config Connector EventarcTrigger)", func(r *yaml.Node) bool {
 		return apiKind(r, "eventarc.cnrm.cloud.google.com", "EventarcTrigger")
-	}, loadTriggerKCC},
+	}, loadTriggerKCC, nil},
 	{"Eventarc trigger (gcloud describe)", func(r *yaml.Node) bool {
 		return triggerRE.MatchString(str(r, "name")) && val(r, "destination") != nil
-	}, loadTriggerGcloud},
+	}, loadTriggerGcloud, nil},
+	{"Cloud Tasks queue (gcloud describe)", func(r *yaml.Node) bool {
+		return queueRE.MatchString(str(r, "name"))
+	}, loadQueueGcloud, nil},
+	{"Cloud Tasks queue (Config Connector CloudTasksQueue)", func(r *yaml.Node) bool {
+		return apiKind(r, "cloudtasks.cnrm.cloud.google.com", "CloudTasksQueue")
+	}, loadQueueKCC, nil},
+	{"Kubernetes Job (batch/v1 Job)", func(r *yaml.Node) bool {
+		return apiKind(r, "batch", "Job")
+	}, loadK8sJob, nil},
+	{"Kubernetes CronJob (batch/v1 CronJob)", func(r *yaml.Node) bool {
+		return apiKind(r, "batch", "CronJob")
+	}, loadK8sCronJob, nil},
+	{"Cloud Function (gcloud functions describe)", func(r *yaml.Node) bool {
+		return functionRE.MatchString(str(r, "name"))
+	}, nil, loadFunctionGcloud},
+	{"Cloud Function (Config Connector CloudFunctionsFunction)", func(r *yaml.Node) bool {
+		return apiKind(r, "cloudfunctions.cnrm.cloud.google.com", "CloudFunctionsFunction")
+	}, nil, loadFunctionKCC},
 }
 
 // loadManifest detects and loads a manifest document; ok is false when the
 // document is of no known kind.
-func loadManifest(file string, r *yaml.Node) (c *Component, ok bool, err error) {
+func loadManifest(file string, r *yaml.Node) (cs []*Component, ok bool, err error) {
 	for _, ml := range manifestLoaders {
-		if ml.detect(r) {
+		if !ml.detect(r) {
+			continue
+		}
+		if ml.load != nil {
 			c, err := ml.load(file, r)
 			if err != nil {
 				return nil, true, err
 			}
-			c.Files = []string{file}
-			return c, true, nil
+			cs = []*Component{c}
+		} else if cs, err = ml.loadAll(file, r); err != nil {
+			return nil, true, err
 		}
+		for _, c := range cs {
+			c.Files = []string{file}
+		}
+		return cs, true, nil
 	}
 	return nil, false, nil
 }
@@ -470,4 +501,114 @@ func runAppHost(raw string) (host string, ok bool) {
 	}
 	h := u.Hostname()
 	return h, strings.HasSuffix(h, ".run.app")
+}
+
+// loadQueueGcloud reads `gcloud tasks queues describe` YAML.
+func loadQueueGcloud(file string, r *yaml.Node) (*Component, error) {
+	name, pos := resourceName(file, r)
+	c := &Component{Name: name, Kind: KindQueue, Pos: pos}
+	return c, readQueue(file, c, r)
+}
+
+// loadQueueKCC reads a Config Connector CloudTasksQueue.
+func loadQueueKCC(file string, r *yaml.Node) (*Component, error) {
+	name, pos, err := metadataName(file, r, "CloudTasksQueue")
+	if err != nil {
+		return nil, err
+	}
+	c := &Component{Name: name, Kind: KindQueue, Pos: pos}
+	spec := val(r, "spec")
+	if err := expectMapping(file, spec, "spec"); err != nil {
+		return nil, err
+	}
+	return c, readQueue(file, c, spec)
+}
+
+// readQueue reads retryConfig: maxAttempts counts the first attempt
+// (default 100, -1 unlimited). A queue's targets are in its tasks, not in
+// the queue: the topology file names them (calls).
+func readQueue(file string, c *Component, spec *yaml.Node) error {
+	rc := &RetryConfig{Retries: DefaultQueueMaxAttempts - 1, Default: true, Pos: c.Pos,
+		MinBackoff: DefaultQueueMinBackoff, MaxBackoff: DefaultQueueMaxBackoff}
+	c.Retry = rc
+	cfg := val(spec, "retryConfig")
+	if err := expectMapping(file, cfg, "retryConfig"); err != nil {
+		return err
+	}
+	if k, n := get(cfg, "maxAttempts"); n != nil && !isNull(n) {
+		v, err := intValue(file, n, "retryConfig.maxAttempts")
+		if err != nil {
+			return err
+		}
+		switch {
+		case v == -1:
+			rc.Unbounded, rc.Retries = true, 0
+		case v > 0:
+			rc.Retries = v - 1
+		case v < -1:
+			return errorf(posOf(file, n), "retryConfig.maxAttempts: expected -1 (unlimited) or a positive number, got %d", v)
+		}
+		rc.Default, rc.Pos = v == 0, posOf(file, k)
+	}
+	for _, b := range []struct {
+		key string
+		to  *float64
+	}{{"minBackoff", &rc.MinBackoff}, {"maxBackoff", &rc.MaxBackoff}} {
+		if n := val(cfg, b.key); n != nil && !isNull(n) {
+			v, err := durationValue(file, n, "retryConfig."+b.key)
+			if err != nil {
+				return err
+			}
+			*b.to = v
+		}
+	}
+	return nil
+}
+
+// loadK8sJob reads a Kubernetes batch/v1 Job: spec.backoffLimit (default 6)
+// is the number of retries before the job is marked failed.
+func loadK8sJob(file string, r *yaml.Node) (*Component, error) {
+	name, pos, err := metadataName(file, r, "Job")
+	if err != nil {
+		return nil, err
+	}
+	c := &Component{Name: name, Kind: KindK8sJob, Pos: pos}
+	spec := val(r, "spec")
+	if err := expectMapping(file, spec, "spec"); err != nil {
+		return nil, err
+	}
+	return c, readK8sJob(file, c, spec)
+}
+
+// loadK8sCronJob reads a Kubernetes batch/v1 CronJob: the job template's
+// backoffLimit applies to every scheduled run.
+func loadK8sCronJob(file string, r *yaml.Node) (*Component, error) {
+	name, pos, err := metadataName(file, r, "CronJob")
+	if err != nil {
+		return nil, err
+	}
+	c := &Component{Name: name, Kind: KindK8sJob, Pos: pos}
+	spec := path(r, "spec", "jobTemplate", "spec")
+	if err := expectMapping(file, spec, "spec.jobTemplate.spec"); err != nil {
+		return nil, err
+	}
+	return c, readK8sJob(file, c, spec)
+}
+
+// readK8sJob reads backoffLimit. The limit counts failed pods of the whole
+// job, not per completion, so the task count stays 1.
+func readK8sJob(file string, c *Component, spec *yaml.Node) error {
+	j := defaultJob(KindK8sJob, c.Pos)
+	if k, n := get(spec, "backoffLimit"); n != nil && !isNull(n) {
+		v, err := intValue(file, n, "backoffLimit")
+		if err != nil {
+			return err
+		}
+		if v < 0 {
+			return errorf(posOf(file, n), "backoffLimit: expected 0 or more, got %d", v)
+		}
+		j.MaxRetries, j.MaxRetriesDefault, j.MaxRetriesPos = v, false, posOf(file, k)
+	}
+	c.Job = j
+	return nil
 }

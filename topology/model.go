@@ -77,6 +77,12 @@ const (
 	DefaultMaxBackoff          = 600    // seconds, Pub/Sub retry policy maximum
 	DefaultBudget              = 10     // executions per event before amplification warns
 	DefaultWorkflowsMaxRetries = 5      // http.default_retry
+	DefaultQueueMaxAttempts    = 100    // Cloud Tasks maxAttempts, the first attempt included
+	DefaultQueueMinBackoff     = 0.1    // seconds, Cloud Tasks minBackoff
+	DefaultQueueMaxBackoff     = 3600   // seconds, Cloud Tasks maxBackoff
+	DefaultK8sBackoffLimit     = 6      // Kubernetes Job spec.backoffLimit
+	DefaultFunctionRetention   = 604800 // seconds a function event is retried (7 d)
+	DefaultFunctionTimeout     = 60     // seconds, Cloud Functions request timeout
 )
 
 // Backoff is a retry policy's wait between attempts, in seconds.
@@ -186,21 +192,48 @@ func (p Predicate) String() string {
 	return "[" + p.Signals.String() + "]"
 }
 
-// JobSpec is what a Cloud Run job says about retries.
+// JobSpec is what a Cloud Run job (or a Kubernetes job: backoffLimit) says
+// about retries.
 type JobSpec struct {
 	MaxRetries        int
-	MaxRetriesDefault bool // absent in the manifest: the platform default 3
+	MaxRetriesDefault bool // absent in the manifest: the platform default (3; Kubernetes 6)
 	MaxRetriesPos     Pos
-	TaskCount         int
-	TaskTimeout       float64 // seconds per attempt
-	TaskTimeoutPos    Pos
-	Runs              string // the app it runs (topology file)
-	RunsPos           Pos
+	// MaxRetriesNote, when set, says how MaxRetries was assumed, e.g.
+	// "max_retries unknown, assumed default 3".
+	MaxRetriesNote string
+	TaskCount      int
+	TaskTimeout    float64 // seconds per attempt
+	TaskTimeoutPos Pos
+	Runs           string // the app it runs (topology file)
+	RunsPos        Pos
 }
 
 // WorstDuration is the longest one task can take: (maxRetries+1) × timeout.
 func (j *JobSpec) WorstDuration() float64 {
 	return float64(j.MaxRetries+1) * j.TaskTimeout
+}
+
+// defaultJob is a job of kind k whose manifest says nothing of retries.
+func defaultJob(k Kind, p Pos) *JobSpec {
+	j := &JobSpec{MaxRetries: DefaultJobMaxRetries, MaxRetriesDefault: true,
+		TaskCount: DefaultJobTaskCount, TaskTimeout: DefaultJobTaskTimeout,
+		MaxRetriesPos: p, TaskTimeoutPos: p}
+	if k == KindK8sJob {
+		j.MaxRetries, j.TaskTimeout = DefaultK8sBackoffLimit, 0
+	}
+	return j
+}
+
+// RetryConfig is a Cloud Tasks queue's retry configuration: how often it
+// dispatches a task again when the handler does not answer 2xx.
+type RetryConfig struct {
+	Retries    int  // dispatches after the first (maxAttempts - 1)
+	Unbounded  bool // maxAttempts -1: until maxRetryDuration, if ever
+	Default    bool // not written: the platform default of 100 attempts
+	Pos        Pos
+	MinBackoff float64
+	MaxBackoff float64
+	Note       string // how an unknown setting was assumed
 }
 
 // Delivery is what a subscription or trigger says about delivery.
@@ -257,6 +290,7 @@ type Component struct {
 	Calls    []*Call
 	Job      *JobSpec
 	Delivery *Delivery
+	Retry    *RetryConfig // a Cloud Tasks queue's retries
 	Workflow *WorkflowInfo
 	Timeout  float64 // request timeout of a service, seconds; 0 = unknown
 	Source   string  // Go package of an app (topology file)

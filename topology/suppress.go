@@ -12,6 +12,7 @@ type Suppressions struct {
 	// Invalid lists directives without a reason: they suppress nothing and
 	// are reported.
 	Invalid []Directive
+	scanned map[string]bool
 }
 
 // Directive is one ignore comment.
@@ -23,8 +24,15 @@ type Directive struct {
 
 var ignoreRE = regexp.MustCompile(`#\s*retrylint:ignore(?:\s+([A-Za-z0-9_,-]+))?(?:[ \t]+(.*))?`)
 
-// scanSuppressions records the ignore comments of one file.
+// scan records the ignore comments of one file, once.
 func (s *Suppressions) scan(file string, src []byte) {
+	if s.scanned[file] {
+		return
+	}
+	if s.scanned == nil {
+		s.scanned = map[string]bool{}
+	}
+	s.scanned[file] = true
 	if !strings.Contains(string(src), "retrylint:ignore") {
 		return
 	}

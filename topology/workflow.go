@@ -24,7 +24,7 @@ func loadWorkflow(file string, doc *yaml.Node) (*Component, error) {
 		}
 		return nil, &InputError{Pos: Pos{File: file, Line: 1, Col: 1}, Msg: err.Error()}
 	}
-	return workflowComponent(file, wf), nil
+	return workflowComponent(file, workflowName(file), wf), nil
 }
 
 func wfPos(p workflows.Pos, file string) Pos {
@@ -37,9 +37,9 @@ func wfPos(p workflows.Pos, file string) Pos {
 	return Pos{File: p.File, Line: p.Line, Col: p.Col}
 }
 
-// workflowComponent converts the parser's result.
-func workflowComponent(file string, wf *workflows.Workflow) *Component {
-	c := &Component{Name: workflowName(file), Kind: KindWorkflow, Pos: wfPos(wf.Pos, file),
+// workflowComponent converts the parser's result into the component name.
+func workflowComponent(file, name string, wf *workflows.Workflow) *Component {
+	c := &Component{Name: name, Kind: KindWorkflow, Pos: wfPos(wf.Pos, file),
 		Files: []string{file}, Workflow: &WorkflowInfo{Params: wf.Params}}
 	for _, fp := range wf.FailPaths {
 		c.Workflow.FailPaths = append(c.Workflow.FailPaths, FailPath{Pos: wfPos(fp.Pos, file), Reason: fp.Reason, Steps: fp.Steps, Kind: fp.Kind})
@@ -131,5 +131,5 @@ func loadWorkflowSource(file string, src []byte) (*Component, bool) {
 	if err != nil || wf == nil {
 		return nil, false
 	}
-	return workflowComponent(file, wf), true
+	return workflowComponent(file, workflowName(file), wf), true
 }

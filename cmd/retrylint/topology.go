@@ -30,9 +30,11 @@ func newTopologyCmd() *cobra.Command {
 		Use:   "topology [flags] PATH...",
 		Short: "Check the retry layers of infrastructure manifests",
 		Long: `Loads manifests (files, directories walked recursively, globs): Cloud Run jobs
-and services, Cloud Workflows source, Pub/Sub subscriptions, Eventarc triggers
-and retrylint topology files (also Cloud Scheduler jobs). Builds the graph of retry layers, multiplies
-attempts along every path and runs the topology rules.
+and services, Cloud Workflows source, Pub/Sub subscriptions, Eventarc triggers,
+Cloud Scheduler jobs, Cloud Tasks queues, Kubernetes jobs, Terraform (.tf: the
+files of a directory are one module) and retrylint topology files. Builds the
+graph of retry layers, multiplies attempts along every path and runs the
+topology rules.
 
 Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
 2 invalid input (with file:line:col) or a bad flag.`,

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -101,6 +103,12 @@ func TestIncidentExamples(t *testing.T) {
 		{"incident1/fixed", 0, "mapping-app", 3, nil},
 		{"incident2", 1, "order-workflow", 5, []string{"failure-triggers-redelivery", "premature-failure-notification"}},
 		{"incident2/fixed", 0, "order-workflow", 5, nil},
+		// The same incidents with the infrastructure in Terraform: the same
+		// rules and numbers.
+		{"terraform/incident1", 1, "mapping-app", 12, []string{"job-max-retries", "ineffective-retry-predicate", "premature-failure-notification", "amplification", "transient-not-retried", "multiple-retry-layers"}},
+		{"terraform/incident1/fixed", 0, "mapping-app", 3, nil},
+		{"terraform/incident2", 1, "order-workflow", 5, []string{"failure-triggers-redelivery", "premature-failure-notification"}},
+		{"terraform/incident2/fixed", 0, "order-workflow", 5, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.dir, func(t *testing.T) {
@@ -169,7 +177,7 @@ func TestCorpusGolden(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() || filepath.Ext(p) == ".tf" {
+		if d.IsDir() {
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, p)
@@ -227,7 +235,7 @@ func TestCorpusGolden(t *testing.T) {
 
 func manifestFile(p string) bool {
 	switch filepath.Ext(p) {
-	case ".yaml", ".yml", ".json":
+	case ".yaml", ".yml", ".json", ".tf":
 		return true
 	}
 	return false
@@ -245,6 +253,8 @@ func TestBrokenInputs(t *testing.T) {
 		{"wrong-kind-field.topology.yaml", "wrong-kind-field.topology.yaml:5:5: component web: max_retries applies to cloudrun.job"},
 		{"sub-bad-attempts.yaml", "sub-bad-attempts.yaml:4:24: maxDeliveryAttempts: expected an integer"},
 		{"does-not-exist.yaml", "does-not-exist.yaml: cannot read"},
+		{"bad-hcl.tf", "bad-hcl.tf:5:21: Invalid expression"},
+		{"bad-heredoc.tf", "bad-heredoc.tf:7:13: invalid YAML"},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -355,5 +365,42 @@ func TestTopologyGuideOutput(t *testing.T) {
 	got, _, _ := runCLI(t, root, "examples/topology/incident2/retrylint.yaml")
 	if got != want {
 		t.Errorf("docs/topology.md shows\n%s\nbut the command prints\n%s", want, got)
+	}
+}
+
+// TestTerraformIncidentsMatchYAML checks that the incidents written in
+// Terraform give the same findings (rule, severity, component) and the same
+// worst cases (path, formula, attempts) as their YAML versions.
+func TestTerraformIncidentsMatchYAML(t *testing.T) {
+	root := repoRoot(t)
+	summary := func(dir string) (findings, chains []string) {
+		js, stderr, _ := runCLI(t, root, "--format", "json", "examples/topology/"+dir+"/retrylint.yaml")
+		var res report.Result
+		if err := json.Unmarshal([]byte(js), &res); err != nil {
+			t.Fatalf("%s: %v (%s)", dir, err, stderr)
+		}
+		for _, f := range res.Findings {
+			findings = append(findings, string(f.Severity)+" "+f.Rule+" "+f.Component)
+		}
+		for _, c := range res.Chains {
+			n := "unbounded"
+			if c.Attempts != nil {
+				n = strconv.FormatInt(*c.Attempts, 10)
+			}
+			chains = append(chains, strings.Join(c.Path, " → ")+" "+c.Formula+" "+n)
+		}
+		sort.Strings(findings)
+		sort.Strings(chains)
+		return findings, chains
+	}
+	for _, dir := range []string{"incident1", "incident1/fixed", "incident2", "incident2/fixed"} {
+		yf, yc := summary(dir)
+		tf, tc := summary("terraform/" + dir)
+		if strings.Join(yf, "\n") != strings.Join(tf, "\n") {
+			t.Errorf("%s: findings differ\nYAML:\n%s\nTerraform:\n%s", dir, strings.Join(yf, "\n"), strings.Join(tf, "\n"))
+		}
+		if strings.Join(yc, "\n") != strings.Join(tc, "\n") {
+			t.Errorf("%s: chains differ\nYAML:\n%s\nTerraform:\n%s", dir, strings.Join(yc, "\n"), strings.Join(tc, "\n"))
+		}
 	}
 }

@@ -1,0 +1,475 @@
+package terraform
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// mode selects how unknown values are represented during one evaluation.
+//
+// In modeReal an unknown is a cty unknown, so every result that depends on it is unknown and no
+// known value is ever invented. In modePattern an unknown leaf is the string unknownMark, so a
+// string built from known and unknown parts keeps its known parts; such a result is only used as
+// a pattern, never as a value.
+type mode int
+
+const (
+	modeReal mode = iota
+	modePattern
+)
+
+// unknownMark stands for an unknown string in modePattern; it is a private-use code point that
+// configuration files do not hold.
+const unknownMark = "\U000F0001"
+
+// maxEvalDepth bounds how many locals, variables and resource arguments one evaluation follows.
+const maxEvalDepth = 200
+
+type memoKey struct {
+	kind byte // 'v' variable, 'l' local, 'r' resource argument, 'o' output
+	name string
+	mode mode
+}
+
+type evalResult struct {
+	v    cty.Value
+	refs []string
+}
+
+// scope resolves the root names of an expression (var, local, a resource type…).
+type scope interface {
+	root(name string, ts []hcl.Traversal, md mode) (cty.Value, []string)
+	functions(md mode) map[string]function.Function
+	state() *state
+}
+
+// unknownLeaf is the value of something unknown in md.
+func unknownLeaf(md mode) cty.Value {
+	if md == modePattern {
+		return cty.StringVal(unknownMark)
+	}
+	return cty.DynamicVal
+}
+
+// unknownString is an unknown string result of a function in md.
+func unknownString(md mode) cty.Value {
+	if md == modePattern {
+		return cty.StringVal(unknownMark)
+	}
+	return cty.UnknownVal(cty.String)
+}
+
+// evaluate evaluates expr in sc. An expression that cannot be evaluated (an unknown function, a
+// type error, a missing attribute) is unknown; it never panics.
+func evaluate(sc scope, expr hcl.Expression, md mode) (v cty.Value, refs []string) {
+	if expr == nil {
+		return cty.NullVal(cty.DynamicPseudoType), nil
+	}
+	st := sc.state()
+	if st.depth >= maxEvalDepth {
+		return cty.DynamicVal, nil
+	}
+	st.depth++
+	defer func() {
+		st.depth--
+		if r := recover(); r != nil {
+			v, refs = cty.DynamicVal, nil
+		}
+	}()
+	groups := map[string][]hcl.Traversal{}
+	var names []string
+	for _, t := range expr.Variables() {
+		n := t.RootName()
+		if _, ok := groups[n]; !ok {
+			names = append(names, n)
+		}
+		groups[n] = append(groups[n], t)
+	}
+	vars := make(map[string]cty.Value, len(names))
+	for _, n := range names {
+		val, r := sc.root(n, groups[n], md)
+		vars[n] = val
+		refs = append(refs, r...)
+	}
+	ctx := &hcl.EvalContext{Variables: vars, Functions: sc.functions(md)}
+	v, diags := expr.Value(ctx)
+	if diags.HasErrors() {
+		v = cty.DynamicVal
+	}
+	return v, uniq(refs)
+}
+
+func uniq(ss []string) []string {
+	if len(ss) < 2 {
+		return ss
+	}
+	sort.Strings(ss)
+	out := ss[:1]
+	for _, s := range ss[1:] {
+		if s != out[len(out)-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// tree builds the object a root name stands for from the traversals that use it.
+type tree struct {
+	kids map[string]*tree
+	leaf *cty.Value
+	dyn  bool // the whole node is unknown
+}
+
+func (t *tree) at(name string) *tree {
+	if t.kids == nil {
+		t.kids = map[string]*tree{}
+	}
+	k := t.kids[name]
+	if k == nil {
+		k = &tree{}
+		t.kids[name] = k
+	}
+	return k
+}
+
+func (t *tree) value() cty.Value {
+	switch {
+	case t.leaf != nil:
+		return *t.leaf
+	case t.dyn || len(t.kids) == 0:
+		return cty.DynamicVal
+	}
+	attrs := make(map[string]cty.Value, len(t.kids))
+	for k, kid := range t.kids {
+		attrs[k] = kid.value()
+	}
+	return cty.ObjectVal(attrs)
+}
+
+// unknownChain inserts an unknown leaf at the end of the attribute steps of rest.
+func (t *tree) unknownChain(rest hcl.Traversal, md mode) {
+	n := t
+	for _, step := range rest {
+		a, ok := step.(hcl.TraverseAttr)
+		if !ok {
+			n.dyn = true
+			return
+		}
+		if n.leaf != nil {
+			return
+		}
+		n = n.at(a.Name)
+	}
+	if n.leaf == nil && len(n.kids) == 0 {
+		leaf := unknownLeaf(md)
+		n.leaf = &leaf
+	}
+}
+
+// attrStep returns the name of step i of t when it is an attribute access.
+func attrStep(t hcl.Traversal, i int) (string, bool) {
+	if i >= len(t) {
+		return "", false
+	}
+	switch s := t[i].(type) {
+	case hcl.TraverseAttr:
+		return s.Name, true
+	case hcl.TraverseIndex:
+		// var["x"] is the same as var.x.
+		if s.Key.IsKnown() && !s.Key.IsNull() && s.Key.Type() == cty.String {
+			return s.Key.AsString(), true
+		}
+	}
+	return "", false
+}
+
+// unknownRoot is a root whose every attribute path is unknown (data sources, each, count…).
+func unknownRoot(ts []hcl.Traversal, md mode) cty.Value {
+	if md == modeReal {
+		return cty.DynamicVal
+	}
+	root := &tree{}
+	for _, t := range ts {
+		root.unknownChain(t[1:], md)
+	}
+	return root.value()
+}
+
+// named resolves var.X and local.X style roots with get.
+func named(ts []hcl.Traversal, get func(string) (cty.Value, []string)) (cty.Value, []string) {
+	root := &tree{}
+	var refs []string
+	for _, t := range ts {
+		name, ok := attrStep(t, 1)
+		if !ok {
+			return cty.DynamicVal, nil
+		}
+		n := root.at(name)
+		if n.leaf != nil {
+			continue
+		}
+		v, r := get(name)
+		n.leaf = &v
+		refs = append(refs, r...)
+	}
+	return root.value(), refs
+}
+
+func (m *module) state() *state { return m.st }
+
+func (m *module) eval(expr hcl.Expression, md mode) (cty.Value, []string) {
+	return evaluate(m, expr, md)
+}
+
+// root resolves one root name in a module.
+func (m *module) root(name string, ts []hcl.Traversal, md mode) (cty.Value, []string) {
+	switch name {
+	case "var":
+		return named(ts, func(n string) (cty.Value, []string) { return m.variable(n, md) })
+	case "local":
+		return named(ts, func(n string) (cty.Value, []string) { return m.local(n, md) })
+	case "module":
+		return m.moduleRoot(ts, md)
+	case "path":
+		dir, root := m.dir, m.st.rootDir
+		if dir == "" {
+			dir, root = ".", "."
+		}
+		return cty.ObjectVal(map[string]cty.Value{"module": cty.StringVal(dir),
+			"root": cty.StringVal(root), "cwd": cty.StringVal(root)}), nil
+	case "data", "count", "each", "self", "terraform", "resource", "ephemeral", "provider":
+		return unknownRoot(ts, md), nil
+	}
+	return m.resourceRoot(name, ts, md)
+}
+
+// memoized evaluates f once per key, and returns unknown on a cycle.
+func (m *module) memoized(k memoKey, f func() (cty.Value, []string)) (cty.Value, []string) {
+	if r, ok := m.memo[k]; ok {
+		return r.v, r.refs
+	}
+	if m.busy[k] {
+		return unknownLeaf(k.mode), nil
+	}
+	m.busy[k] = true
+	v, refs := f()
+	delete(m.busy, k)
+	m.memo[k] = evalResult{v: v, refs: refs}
+	return v, refs
+}
+
+// variable is an input variable's value: the calling module's input, else the default, else
+// unknown.
+func (m *module) variable(name string, md mode) (cty.Value, []string) {
+	return m.memoized(memoKey{'v', name, md}, func() (cty.Value, []string) {
+		v := m.vars[name]
+		switch {
+		case v == nil:
+			return unknownLeaf(md), nil
+		case v.input != nil:
+			return v.input.mod.eval(v.input.expr, md)
+		case v.def != nil:
+			return m.eval(v.def, md)
+		}
+		return unknownLeaf(md), nil
+	})
+}
+
+func (m *module) local(name string, md mode) (cty.Value, []string) {
+	return m.memoized(memoKey{'l', name, md}, func() (cty.Value, []string) {
+		a := m.locals[name]
+		if a == nil {
+			return unknownLeaf(md), nil
+		}
+		return m.eval(a.Expr, md)
+	})
+}
+
+// moduleRoot resolves module.NAME.OUTPUT from the followed child modules.
+func (m *module) moduleRoot(ts []hcl.Traversal, md mode) (cty.Value, []string) {
+	root := &tree{}
+	var refs []string
+	for _, t := range ts {
+		name, ok := attrStep(t, 1)
+		if !ok {
+			return cty.DynamicVal, nil
+		}
+		child := m.children[name]
+		node := root.at(name)
+		out, ok := attrStep(t, 2)
+		if !ok {
+			node.dyn = true
+			continue
+		}
+		leaf := node.at(out)
+		if leaf.leaf != nil {
+			continue
+		}
+		if child == nil || child.outputs[out] == nil {
+			leaf.unknownChain(t[3:], md)
+			continue
+		}
+		v, r := child.memoized(memoKey{'o', out, md}, func() (cty.Value, []string) {
+			return child.eval(child.outputs[out].Expr, md)
+		})
+		leaf.leaf = &v
+		refs = append(refs, r...)
+	}
+	return root.value(), refs
+}
+
+// resourceRoot resolves TYPE.NAME.ATTR: a written argument is evaluated, anything else (computed
+// attributes, nested blocks, repeated resources) is unknown. Each declared resource named is a
+// reference.
+func (m *module) resourceRoot(typ string, ts []hcl.Traversal, md mode) (cty.Value, []string) {
+	root := &tree{}
+	var refs []string
+	for _, t := range ts {
+		name, ok := attrStep(t, 1)
+		if !ok {
+			return unknownRoot(ts, md), refs
+		}
+		key := typ + "." + name
+		d := m.resources[key]
+		if d != nil {
+			refs = append(refs, m.prefix()+key)
+		}
+		node := root.at(name)
+		attr, ok := attrStep(t, 2)
+		switch {
+		case d != nil && d.repeated, !ok:
+			node.dyn = true
+			continue
+		case d == nil || d.block.Body.Attributes[attr] == nil:
+			leaf := node.at(attr)
+			if v, ok := m.computed(d, attr, md); ok && len(t) == 3 && leaf.leaf == nil && len(leaf.kids) == 0 {
+				leaf.leaf = &v
+				continue
+			}
+			leaf.unknownChain(t[3:], md)
+			continue
+		}
+		leaf := node.at(attr)
+		if leaf.leaf != nil {
+			continue
+		}
+		v, _ := m.memoized(memoKey{'r', key + "." + attr, md}, func() (cty.Value, []string) {
+			return m.eval(d.block.Body.Attributes[attr].Expr, md)
+		})
+		leaf.leaf = &v
+	}
+	return root.value(), refs
+}
+
+// computedFormats are the shapes of the attributes the provider computes for the reported
+// types, from their written arguments; a missing argument is unknown.
+var computedFormats = map[string]map[string]string{
+	"google_cloud_run_v2_job":         {"id": "projects/{project}/locations/{location}/jobs/{name}"},
+	"google_cloud_run_v2_service":     {"id": "projects/{project}/locations/{location}/services/{name}", "uri": "https://{name}-{}.a.run.app"},
+	"google_cloud_run_service":        {"id": "locations/{location}/namespaces/{project}/services/{name}"},
+	"google_workflows_workflow":       {"id": "projects/{project}/locations/{region}/workflows/{name}"},
+	"google_eventarc_trigger":         {"id": "projects/{project}/locations/{location}/triggers/{name}"},
+	"google_pubsub_topic":             {"id": "projects/{project}/topics/{name}"},
+	"google_pubsub_subscription":      {"id": "projects/{project}/subscriptions/{name}"},
+	"google_cloud_tasks_queue":        {"id": "projects/{project}/locations/{location}/queues/{name}"},
+	"google_cloud_scheduler_job":      {"id": "projects/{project}/locations/{region}/jobs/{name}"},
+	"google_cloudfunctions2_function": {"id": "projects/{project}/locations/{location}/functions/{name}", "url": "https://{location}-{project}.cloudfunctions.net/{name}"},
+	"google_cloudfunctions_function":  {"id": "projects/{project}/locations/{region}/functions/{name}", "https_trigger_url": "https://{region}-{project}.cloudfunctions.net/{name}"},
+}
+
+// computed gives, in modePattern only, the pattern of an attribute the provider computes (id,
+// uri…), built from the resource's written arguments, so that a reference to it still names
+// the resource: "projects/*/locations/us-central1/jobs/nightly".
+func (m *module) computed(d *resourceDecl, attr string, md mode) (cty.Value, bool) {
+	if md != modePattern || d == nil || d.repeated {
+		return cty.NilVal, false
+	}
+	f, ok := computedFormats[d.typ][attr]
+	if !ok {
+		return cty.NilVal, false
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(f, '{')
+		if i < 0 {
+			b.WriteString(f)
+			break
+		}
+		j := strings.IndexByte(f[i:], '}') + i
+		b.WriteString(f[:i])
+		part := unknownMark
+		if name := f[i+1 : j]; name != "" && d.block.Body.Attributes[name] != nil {
+			v, _ := m.memoized(memoKey{'r', d.typ + "." + d.name + "." + name, md}, func() (cty.Value, []string) {
+				return m.eval(d.block.Body.Attributes[name].Expr, md)
+			})
+			if v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
+				part = v.AsString()
+			}
+		}
+		b.WriteString(part)
+		f = f[j+1:]
+	}
+	return cty.StringVal(b.String()), true
+}
+
+func (m *module) functions(md mode) map[string]function.Function {
+	if m.fns[md] == nil {
+		fns := baseFunctions()
+		fns["file"] = m.fileFunc(md)
+		fns["templatefile"] = m.templateFileFunc(md)
+		m.fns[md] = fns
+	}
+	return m.fns[md]
+}
+
+// templateScope evaluates a template file: its names are the variables templatefile passes.
+type templateScope struct {
+	mod  *module
+	vars [2]cty.Value // by mode
+}
+
+func (s *templateScope) state() *state { return s.mod.st }
+
+func (s *templateScope) root(name string, _ []hcl.Traversal, md mode) (cty.Value, []string) {
+	v := s.vars[md]
+	if !v.IsKnown() || v.IsNull() {
+		return unknownLeaf(md), nil
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType() && ty.HasAttribute(name):
+		return v.GetAttr(name), nil
+	case ty.IsMapType():
+		if k := cty.StringVal(name); v.HasIndex(k).True() {
+			return v.Index(k), nil
+		}
+	}
+	return unknownLeaf(md), nil
+}
+
+func (s *templateScope) functions(md mode) map[string]function.Function {
+	fns := map[string]function.Function{}
+	for k, f := range s.mod.functions(md) {
+		if k != "templatefile" { // Terraform forbids templatefile inside a template
+			fns[k] = f
+		}
+	}
+	return fns
+}
+
+// asString converts a template result to a string value for md.
+func asString(v cty.Value, md mode) cty.Value {
+	if !v.IsWhollyKnown() || v.IsNull() {
+		return unknownString(md)
+	}
+	s, err := convert.Convert(v, cty.String)
+	if err != nil {
+		return unknownString(md)
+	}
+	return s
+}

@@ -1,0 +1,546 @@
+package terraform
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// state is shared by the modules of one read.
+type state struct {
+	opts      Options
+	roots     []string            // absolute, symlink-free
+	rootDir   string              // the root module's directory ("" in memory)
+	files     map[string]*srcFile // by display name: configuration and read files
+	reads     map[string]*srcFile // by absolute path: file() and templatefile() reads
+	readErrs  map[string]string   // by absolute path: why a read failed
+	templates map[string]*parsedTemplate
+	stack     []string // module directories being read (cycle guard)
+	depth     int      // nesting of evaluate calls
+	out       *Module
+	inMemory  bool
+}
+
+// srcFile is the text of one file read.
+type srcFile struct {
+	name  string // display name
+	abs   string
+	data  []byte
+	lines []int // byte offsets of line starts, computed on demand
+}
+
+type parsedTemplate struct {
+	expr hclsyntax.Expression
+	err  error
+}
+
+// module is one module's declarations and the memo of its evaluations.
+type module struct {
+	st        *state
+	dir       string
+	addr      string // "" for the root, else "module.a" or "module.a.module.b"
+	vars      map[string]*variable
+	locals    map[string]*hclsyntax.Attribute
+	resources map[string]*resourceDecl // by "TYPE.NAME"
+	outputs   map[string]*hclsyntax.Attribute
+	calls     []*hclsyntax.Block // module blocks, in source order
+	children  map[string]*module
+	order     []*resourceDecl
+
+	memo map[memoKey]evalResult
+	busy map[memoKey]bool
+	fns  [2]map[string]function.Function
+}
+
+type resourceDecl struct {
+	typ, name string
+	block     *hclsyntax.Block
+	repeated  bool
+}
+
+// variable is an input variable: its default, or the expression a calling module passes.
+type variable struct {
+	def   hclsyntax.Expression
+	input *binding
+	pos   hcl.Range
+}
+
+type binding struct {
+	expr hclsyntax.Expression
+	mod  *module
+}
+
+// Load reads the module made of files (which must lie in one directory) and the local modules
+// it calls. A file that is not valid HCL is an *Error naming file:line:col.
+func Load(files []string, opts Options) (*Module, error) {
+	if len(files) == 0 {
+		return nil, errors.New("no Terraform files given")
+	}
+	var abs []string
+	dir := ""
+	for _, f := range files {
+		a, err := filepath.Abs(f)
+		if err != nil {
+			return nil, err
+		}
+		if real, err := filepath.EvalSymlinks(a); err == nil {
+			a = real
+		}
+		d := filepath.Dir(a)
+		if dir == "" {
+			dir = d
+		} else if d != dir {
+			return nil, fmt.Errorf("%s: not in the module directory %s", f, dir)
+		}
+		abs = append(abs, a)
+	}
+	return read(dir, abs, nil, opts)
+}
+
+// LoadDir reads every .tf file of dir and the local modules they call.
+func LoadDir(dir string, opts Options) (*Module, error) {
+	a, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if real, err := filepath.EvalSymlinks(a); err == nil {
+		a = real
+	}
+	files, err := moduleFiles(a)
+	if err != nil {
+		return nil, err
+	}
+	return read(a, files, nil, opts)
+}
+
+// ParseBytes reads one in-memory file as a module of its own. file(), templatefile() and module
+// calls read nothing: their results are unknown.
+func ParseBytes(name string, src []byte, opts Options) (*Module, error) {
+	return read("", nil, &srcFile{name: name, data: src}, opts)
+}
+
+// read is the common entry: it never panics.
+func read(dir string, files []string, mem *srcFile, opts Options) (m *Module, err error) {
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	st := &state{opts: opts, rootDir: dir, files: map[string]*srcFile{}, reads: map[string]*srcFile{},
+		readErrs: map[string]string{}, templates: map[string]*parsedTemplate{},
+		out: &Module{Dir: dir, byAddr: map[string]*Resource{}}, inMemory: mem != nil}
+	st.out.st = st
+	for _, r := range opts.Roots {
+		a, err := filepath.Abs(r)
+		if err != nil {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(a); err == nil {
+			a = real
+		}
+		st.roots = append(st.roots, a)
+	}
+	if len(st.roots) == 0 && dir != "" {
+		st.roots = []string{dir}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			name := dir
+			if mem != nil {
+				name = mem.name
+			}
+			m, err = nil, &Error{Pos: Pos{File: name, Line: 1, Col: 1},
+				Msg: fmt.Sprintf("internal error reading Terraform: %v", r)}
+		}
+	}()
+	var srcs []*srcFile
+	if mem != nil {
+		if int64(len(mem.data)) > opts.MaxFileSize {
+			return nil, &Error{Pos: Pos{File: mem.name, Line: 1, Col: 1},
+				Msg: fmt.Sprintf("file is larger than %d bytes; not read", opts.MaxFileSize)}
+		}
+		srcs = []*srcFile{mem}
+	} else {
+		for _, f := range files {
+			sf, err := st.readConfig(f)
+			if err != nil {
+				return nil, err
+			}
+			srcs = append(srcs, sf)
+		}
+	}
+	root, err := st.module(dir, "", srcs, 0)
+	if err != nil {
+		return nil, err
+	}
+	st.collect(root)
+	return st.out, nil
+}
+
+// moduleFiles lists the .tf files of dir, sorted.
+func moduleFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", dir, unwrapPathErr(err))
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".tf") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func unwrapPathErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func (st *state) display(abs string) string {
+	if st.opts.Display != nil {
+		return st.opts.Display(abs)
+	}
+	return filepath.ToSlash(abs)
+}
+
+// within reports whether abs lies under one of the roots.
+func (st *state) within(abs string) bool {
+	for _, r := range st.roots {
+		if abs == r || strings.HasPrefix(abs, r+string(filepath.Separator)) || r == string(filepath.Separator) {
+			return true
+		}
+	}
+	return false
+}
+
+// readCapped reads at most max bytes of abs; a longer file is an error.
+func readCapped(abs string, max int64) ([]byte, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read: %s", unwrapPathErr(err))
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, errors.New("cannot read: not a regular file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read: %s", unwrapPathErr(err))
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("file is larger than %d bytes; not read", max)
+	}
+	return data, nil
+}
+
+// readConfig reads one configuration file.
+func (st *state) readConfig(abs string) (*srcFile, error) {
+	name := st.display(abs)
+	data, err := readCapped(abs, st.opts.MaxFileSize)
+	if err != nil {
+		return nil, &Error{Pos: Pos{File: name, Line: 1, Col: 1}, Msg: err.Error()}
+	}
+	return &srcFile{name: name, abs: abs, data: data}, nil
+}
+
+// readFile reads a file named by file() or templatefile() in module m: a relative path is
+// taken from the root module's directory, as Terraform does, or else from m's own directory;
+// only files inside the roots are read.
+func (st *state) readFile(m *module, p string) (*srcFile, error) {
+	if st.inMemory {
+		return nil, errors.New("not read: in-memory input")
+	}
+	if strings.Contains(p, unknownMark) || p == "" {
+		return nil, errors.New("path not known statically")
+	}
+	if filepath.IsAbs(p) {
+		return st.readPath(filepath.Clean(p))
+	}
+	f, err := st.readPath(filepath.Join(st.rootDir, p))
+	if err != nil && m != nil && m.dir != st.rootDir {
+		if g, err2 := st.readPath(filepath.Join(m.dir, p)); err2 == nil {
+			return g, nil
+		}
+	}
+	return f, err
+}
+
+// readPath reads an absolute, clean path once.
+func (st *state) readPath(p string) (*srcFile, error) {
+	if f, ok := st.reads[p]; ok {
+		return f, nil
+	}
+	if msg, ok := st.readErrs[p]; ok {
+		return nil, errors.New(msg)
+	}
+	f, err := st.readAllowed(p)
+	if err != nil {
+		st.readErrs[p] = err.Error()
+		return nil, err
+	}
+	st.reads[p] = f
+	st.files[f.name] = f
+	return f, nil
+}
+
+func (st *state) readAllowed(p string) (*srcFile, error) {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %s", st.display(p), unwrapPathErr(err))
+	}
+	if !st.within(real) {
+		return nil, fmt.Errorf("%s is outside the given roots; not read", st.display(p))
+	}
+	data, err := readCapped(real, st.opts.MaxFileSize)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", st.display(p), err)
+	}
+	return &srcFile{name: st.display(real), abs: real, data: data}, nil
+}
+
+// diagError turns the first error of diags into an *Error.
+func diagError(file string, diags hcl.Diagnostics) *Error {
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		e := &Error{Pos: Pos{File: file, Line: 1, Col: 1}, Msg: d.Summary}
+		if d.Detail != "" {
+			e.Msg += ": " + d.Detail
+		}
+		if d.Subject != nil {
+			e.Pos = rangePos(*d.Subject)
+			if e.Pos.File == "" {
+				e.Pos.File = file
+			}
+		}
+		return e
+	}
+	return nil
+}
+
+func rangePos(r hcl.Range) Pos {
+	p := Pos{File: r.Filename, Line: r.Start.Line, Col: r.Start.Column}
+	if p.Line <= 0 {
+		p.Line, p.Col = 1, 1
+	}
+	return p
+}
+
+// module parses the files of one module and follows its local module calls.
+func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, error) {
+	m := &module{st: st, dir: dir, addr: addr, vars: map[string]*variable{},
+		locals: map[string]*hclsyntax.Attribute{}, resources: map[string]*resourceDecl{},
+		outputs: map[string]*hclsyntax.Attribute{}, children: map[string]*module{},
+		memo: map[memoKey]evalResult{}, busy: map[memoKey]bool{}}
+	for _, sf := range srcs {
+		st.files[sf.name] = sf
+		st.out.Files = append(st.out.Files, sf.name)
+		if err := nestingError(sf); err != nil {
+			return nil, err
+		}
+		f, diags := hclsyntax.ParseConfig(sf.data, sf.name, hcl.InitialPos)
+		if err := diagError(sf.name, diags); err != nil {
+			return nil, err
+		}
+		body, ok := f.Body.(*hclsyntax.Body)
+		if !ok {
+			continue
+		}
+		if err := m.declare(body); err != nil {
+			return nil, err
+		}
+	}
+	st.stack = append(st.stack, dir)
+	defer func() { st.stack = st.stack[:len(st.stack)-1] }()
+	for _, call := range m.calls {
+		if err := m.follow(call, depth); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func labelError(b *hclsyntax.Block, want string) *Error {
+	return &Error{Pos: rangePos(b.TypeRange), Msg: fmt.Sprintf("%s block: expected %s", b.Type, want)}
+}
+
+// declare records the top-level blocks of one file.
+func (m *module) declare(body *hclsyntax.Body) error {
+	for _, b := range body.Blocks {
+		switch b.Type {
+		case "variable":
+			if len(b.Labels) != 1 {
+				return labelError(b, "one label, the variable name")
+			}
+			v := &variable{pos: b.TypeRange}
+			if a := b.Body.Attributes["default"]; a != nil {
+				v.def = a.Expr
+			}
+			if _, dup := m.vars[b.Labels[0]]; !dup {
+				m.vars[b.Labels[0]] = v
+			}
+		case "locals":
+			for _, name := range sortedKeys(b.Body.Attributes) {
+				if _, dup := m.locals[name]; !dup {
+					m.locals[name] = b.Body.Attributes[name]
+				}
+			}
+		case "resource":
+			if len(b.Labels) != 2 {
+				return labelError(b, "two labels, the resource type and name")
+			}
+			key := b.Labels[0] + "." + b.Labels[1]
+			if _, dup := m.resources[key]; dup {
+				m.st.out.Notes = append(m.st.out.Notes, Note{Pos: rangePos(b.TypeRange),
+					Msg: "resource " + m.prefix() + key + " is declared twice; the first is used"})
+				continue
+			}
+			_, count := b.Body.Attributes["count"]
+			_, each := b.Body.Attributes["for_each"]
+			d := &resourceDecl{typ: b.Labels[0], name: b.Labels[1], block: b, repeated: count || each}
+			m.resources[key] = d
+			m.order = append(m.order, d)
+		case "output":
+			if len(b.Labels) != 1 {
+				return labelError(b, "one label, the output name")
+			}
+			if a := b.Body.Attributes["value"]; a != nil {
+				m.outputs[b.Labels[0]] = a
+			}
+		case "module":
+			if len(b.Labels) != 1 {
+				return labelError(b, "one label, the module name")
+			}
+			m.calls = append(m.calls, b)
+		}
+	}
+	return nil
+}
+
+func (m *module) prefix() string {
+	if m.addr == "" {
+		return ""
+	}
+	return m.addr + "."
+}
+
+func (m *module) note(r hcl.Range, format string, args ...any) {
+	m.st.out.Notes = append(m.st.out.Notes, Note{Pos: rangePos(r), Msg: fmt.Sprintf(format, args...)})
+}
+
+// follow reads a local module call with its inputs bound to the caller's expressions.
+func (m *module) follow(call *hclsyntax.Block, depth int) error {
+	name := call.Labels[0]
+	if _, dup := m.children[name]; dup {
+		return nil
+	}
+	src := call.Body.Attributes["source"]
+	if src == nil {
+		m.note(call.TypeRange, "module %q has no source; not followed", name)
+		return nil
+	}
+	v, _ := m.eval(src.Expr, modeReal)
+	if !v.IsKnown() || v.IsNull() || !v.Type().Equals(cty.String) {
+		m.note(src.Expr.Range(), "module %q: source not known statically; not followed", name)
+		return nil
+	}
+	s := v.AsString()
+	if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") {
+		m.note(src.Expr.Range(), "module %q: source %q is not a local path; not followed", name, s)
+		return nil
+	}
+	if m.st.inMemory {
+		m.note(src.Expr.Range(), "module %q: in-memory input, module not read", name)
+		return nil
+	}
+	if depth+1 > maxModuleDepth {
+		m.note(src.Expr.Range(), "module %q: modules nested deeper than %d; not followed", name, maxModuleDepth)
+		return nil
+	}
+	dir := filepath.Join(m.dir, filepath.FromSlash(s))
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		m.note(src.Expr.Range(), "module %q: %s: %s; not followed", name, s, unwrapPathErr(err))
+		return nil
+	}
+	if !m.st.within(real) {
+		m.note(src.Expr.Range(), "module %q: %s is outside the given roots; not followed", name, s)
+		return nil
+	}
+	for _, d := range m.st.stack {
+		if d == real {
+			m.note(src.Expr.Range(), "module %q: %s calls itself; not followed again", name, s)
+			return nil
+		}
+	}
+	files, err := moduleFiles(real)
+	if err != nil {
+		m.note(src.Expr.Range(), "module %q: %v; not followed", name, err)
+		return nil
+	}
+	var srcs []*srcFile
+	for _, f := range files {
+		sf, err := m.st.readConfig(f)
+		if err != nil {
+			return err
+		}
+		srcs = append(srcs, sf)
+	}
+	child, err := m.st.module(real, m.prefix()+"module."+name, srcs, depth+1)
+	if err != nil {
+		return err
+	}
+	for _, in := range sortedKeys(call.Body.Attributes) {
+		switch in {
+		case "source", "version", "count", "for_each", "providers", "depends_on":
+			continue
+		}
+		a := call.Body.Attributes[in]
+		if v := child.vars[in]; v != nil {
+			v.input = &binding{expr: a.Expr, mod: m}
+		}
+	}
+	m.children[name] = child
+	m.st.out.ModuleDirs = append(m.st.out.ModuleDirs, real)
+	return nil
+}
+
+// collect lists the resources of the reported types, each module before its children.
+func (st *state) collect(m *module) {
+	for _, d := range m.order {
+		if !ResourceTypes[d.typ] {
+			continue
+		}
+		r := &Resource{Type: d.typ, Name: d.name, Address: m.prefix() + d.typ + "." + d.name,
+			Module: m.addr, Repeated: d.repeated,
+			Block: Block{Type: "resource", Labels: d.block.Labels, Pos: rangePos(d.block.TypeRange),
+				body: d.block.Body, mod: m}}
+		st.out.Resources = append(st.out.Resources, r)
+		st.out.byAddr[r.Address] = r
+	}
+	for _, call := range m.calls {
+		if c := m.children[call.Labels[0]]; c != nil {
+			st.collect(c)
+		}
+	}
+}

@@ -1,0 +1,149 @@
+// Package terraform reads the Terraform configuration of one module, and the local modules it
+// calls, as far as a retry-topology checker needs: which resources of the retry-relevant Google
+// Cloud types it declares, what their arguments say, where each argument is written, and which
+// other resources an argument refers to.
+//
+// Files are parsed with hclsyntax. Expressions are evaluated with an hcl.EvalContext in which
+// input variables take the literal a calling module passes or their default and are unknown
+// otherwise; locals, the outputs of followed modules and the written arguments of other
+// resources are evaluated in turn, and a reference to a resource is also recorded by its address.
+// Arguments the provider computes (id, uri, email…), data sources, count and each are unknown. A
+// string with unknown parts is also given as a pattern in which each unknown part is Wildcard,
+// e.g. "https://run.googleapis.com/v2/projects/*/locations/*/jobs/nightly:run"; in a pattern a
+// computed id or uri of a reported type has the provider's shape, built from the written
+// arguments ("projects/*/locations/us-central1/jobs/nightly").
+//
+// The package only reads: nothing is fetched or run, file() and templatefile() read only inside
+// the given roots, remote module sources are not followed, and every file read is capped in size.
+package terraform
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Wildcard stands for an unknown part of a string pattern.
+const Wildcard = "*"
+
+// DefaultMaxFileSize caps the size of one file read (configuration, file(), templatefile()).
+const DefaultMaxFileSize = 4 << 20
+
+// maxModuleDepth bounds how deep local module calls are followed.
+const maxModuleDepth = 16
+
+// ResourceTypes lists the resource types Module.Resources reports, in no particular order.
+var ResourceTypes = map[string]bool{
+	"google_cloud_run_v2_job":         true,
+	"google_cloud_run_v2_service":     true,
+	"google_cloud_run_service":        true,
+	"google_workflows_workflow":       true,
+	"google_eventarc_trigger":         true,
+	"google_pubsub_subscription":      true,
+	"google_pubsub_topic":             true,
+	"google_cloud_tasks_queue":        true,
+	"google_cloud_scheduler_job":      true,
+	"google_cloudfunctions_function":  true,
+	"google_cloudfunctions2_function": true,
+}
+
+// Pos is a place in a file; Line and Col count from 1.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+// String renders "file:line:col".
+func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }
+
+// Error is an input that cannot be read as Terraform configuration, with the place it was found.
+type Error struct {
+	Pos Pos
+	Msg string
+}
+
+// Error renders "file:line:col: msg".
+func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// Note is something the reader could not follow and assumed instead (a remote module, a file
+// outside the roots); it is not an error.
+type Note struct {
+	Pos Pos
+	Msg string
+}
+
+// Options control reading.
+type Options struct {
+	// Roots are the directories file(), templatefile() and local module sources may read from.
+	// Empty: the directory of the module read.
+	Roots []string
+	// MaxFileSize caps one file (default DefaultMaxFileSize); a larger configuration file is an
+	// error, a larger file() argument is unknown.
+	MaxFileSize int64
+	// Display turns an absolute path into the name positions carry (default: the path with "/").
+	Display func(abs string) string
+}
+
+// Module is what a module and the local modules it calls declare.
+type Module struct {
+	// Dir is the absolute directory of the module ("" for ParseBytes).
+	Dir string
+	// Files are the display names of the configuration files read, the called modules' included.
+	Files []string
+	// ModuleDirs are the absolute directories of the local modules followed.
+	ModuleDirs []string
+	// Resources are the resources of the types in ResourceTypes, in file and source order, each
+	// module's own before those of the modules it calls.
+	Resources []*Resource
+	// Notes say what was not followed.
+	Notes []Note
+
+	byAddr map[string]*Resource
+	st     *state
+}
+
+// Text returns the content of a file the read used, by display name: a configuration file or
+// a file read by file() or templatefile(); nil for any other name.
+func (m *Module) Text(name string) []byte {
+	if f := m.st.files[name]; f != nil {
+		return f.data
+	}
+	return nil
+}
+
+// ReadFiles lists the display names of the files file() and templatefile() have read so far
+// (they are read when an expression that calls them is evaluated), sorted.
+func (m *Module) ReadFiles() []string {
+	var out []string
+	for _, f := range m.st.reads {
+		out = append(out, f.name)
+	}
+	return uniq(out)
+}
+
+// Resource returns the resource with the given address (e.g. "google_cloud_run_v2_job.x" or
+// "module.m.google_cloud_run_v2_job.x"), or nil.
+func (m *Module) Resource(addr string) *Resource { return m.byAddr[addr] }
+
+// Resource is one resource block.
+type Resource struct {
+	Block
+	Type    string // e.g. "google_cloud_run_v2_job"
+	Name    string // the block's name label
+	Address string // "TYPE.NAME", prefixed by "module.M." inside a called module
+	Module  string // "" for the root module, else e.g. "module.m"
+	// Repeated: the resource has count or for_each, so it may stand for several.
+	Repeated bool
+}
+
+// NameArg returns the resource's `name` argument (nil when absent).
+func (r *Resource) NameArg() *Value { return r.Attr("name") }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
