@@ -73,4 +73,7 @@ type Result struct {
 	Tool     Tool      `json:"tool"`
 	Findings []Finding `json:"findings"`
 	Chains   []Chain   `json:"chains"`
+	// Changes compares the result with a base (retrylint report --base);
+	// nil otherwise.
+	Changes *Changes `json:"changes,omitempty"`
 }

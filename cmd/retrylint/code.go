@@ -23,11 +23,12 @@ import (
 // codeFlags are the flags of "retrylint code".
 type codeFlags struct {
 	outputFlags
+	gate  gateFlags
 	tests bool
 }
 
 func newCodeCmd() *cobra.Command {
-	flags := &codeFlags{outputFlags: outputFlags{formats: []string{"text", "json"}}}
+	flags := &codeFlags{outputFlags: outputFlags{formats: []string{"text", "json", "sarif", "markdown"}}}
 	cmd := &cobra.Command{
 		Use:   "code [flags] [PACKAGES...]",
 		Short: "Check Go packages for retry loops that storm a struggling dependency",
@@ -38,15 +39,22 @@ the package in the current directory. The packages must type-check: a load or
 type error is printed as file:line:col and ends the run with exit status 2,
 without a report.
 
+Settings come from .retrylint.yaml (found upward from the working directory)
+or --config: per-rule severity or off, ignored paths, extra classifiers and
+retry helpers. --baseline accepts the findings recorded in a baseline file.
+
 "retrylint rules" lists the rules; "retrylint explain RULE" explains one.`,
 		Example: `  retrylint code ./...
   retrylint code --format json --output retrylint.json ./...
+  retrylint code --format sarif -o retrylint.sarif ./...
+  retrylint code --baseline .retrylint-baseline.json --write-baseline ./...
   go vet -vettool=$(command -v retrylint) ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCode(cmd, flags, args)
 		},
 	}
 	flags.register(cmd)
+	flags.gate.register(cmd)
 	cmd.Flags().BoolVar(&flags.tests, "tests", false, "also check the _test.go files of the packages")
 	return cmd
 }
@@ -57,6 +65,9 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 	if err := flags.validate(); err != nil {
 		return err
 	}
+	if err := flags.gate.validate(); err != nil {
+		return err
+	}
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
@@ -64,7 +75,12 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := checkCode(codeConfig{Dir: dir, Patterns: patterns, Tests: flags.tests}, all.Rules())
+	cfg, err := flags.gate.loadConfig(dir)
+	if err != nil {
+		return err
+	}
+	res, err := checkCode(codeConfig{Dir: dir, Patterns: patterns, Tests: flags.tests,
+		Classifiers: cfg.Classifiers, RetryHelpers: cfg.HelperNames()}, all.Rules())
 	var inErr *inputError
 	if errors.As(err, &inErr) {
 		for _, line := range inErr.lines {
@@ -73,6 +89,9 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 		return exitCode(2)
 	}
 	if err != nil {
+		return err
+	}
+	if err := flags.gate.apply(res, cfg, dir, cmd.ErrOrStderr()); err != nil {
 		return err
 	}
 	if err := flags.write(res, cmd.OutOrStdout()); err != nil {
@@ -86,6 +105,11 @@ type codeConfig struct {
 	Dir      string   // working directory: patterns and reported paths are relative to it
 	Patterns []string // go/packages patterns
 	Tests    bool     // also check _test.go files
+
+	// Classifiers and RetryHelpers extend the analyzers (retryloop's
+	// variables of the same names), from the configuration.
+	Classifiers  []string
+	RetryHelpers []string
 }
 
 // inputError reports packages that did not load or type-check, one
@@ -115,6 +139,8 @@ func checkCode(cfg codeConfig, rules []all.Rule) (*report.Result, error) {
 	}
 
 	retryloop.IncludeTests = cfg.Tests
+	retryloop.Classifiers = cfg.Classifiers
+	retryloop.RetryHelpers = cfg.RetryHelpers
 	graph, err := checker.Analyze(analyzers, analysisRoots(pkgs), nil)
 	if err != nil {
 		return nil, err

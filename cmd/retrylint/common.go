@@ -1,14 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/retrylint/retrylint/config"
+	"github.com/retrylint/retrylint/docs"
 	"github.com/retrylint/retrylint/report"
 )
 
@@ -51,26 +56,57 @@ func writeResult(res *report.Result, format, output string, stdout io.Writer) er
 
 // writeResultColor is writeResult with colour for the text format.
 func writeResultColor(res *report.Result, format, output string, stdout io.Writer, color bool) error {
-	var render func(io.Writer, *report.Result) error
+	return writeReport(res, format, output, stdout, renderOptions{color: color})
+}
+
+// renderOptions are what the formats need besides the result.
+type renderOptions struct {
+	color    bool   // text: ANSI colours
+	failOn   string // markdown: the gate of the verdict line
+	linkBase string // markdown: link file:line to this URL prefix
+}
+
+// render renders res in format.
+func render(w io.Writer, res *report.Result, format string, opts renderOptions) error {
 	switch format {
 	case "json":
-		render = report.WriteJSON
+		return report.WriteJSON(w, res)
 	case "text", "":
-		render = func(w io.Writer, r *report.Result) error {
-			return report.WriteTextOptions(w, r, report.TextOptions{Color: color})
-		}
-	default:
-		return fmt.Errorf("--format: unknown format %q", format)
+		return report.WriteTextOptions(w, res, report.TextOptions{Color: opts.color})
+	case "sarif":
+		return report.WriteSARIF(w, res, report.SARIFOptions{Rules: ruleInfos(), InformationURI: projectURL})
+	case "markdown":
+		return report.WriteMarkdown(w, res, report.MarkdownOptions{FailOn: opts.failOn, Rules: ruleInfos(), LinkBase: opts.linkBase})
+	case "dot":
+		return report.WriteDOT(w, res)
 	}
+	return fmt.Errorf("--format: unknown format %q", format)
+}
+
+// writeReport renders res in format to output ("" or "-": standard
+// output). The whole report is rendered before anything is written, and
+// the file is replaced only once it is complete.
+func writeReport(res *report.Result, format, output string, stdout io.Writer, opts renderOptions) error {
+	var buf bytes.Buffer
+	if err := render(&buf, res, format, opts); err != nil {
+		return err
+	}
+	return writeFileAtomic(buf.Bytes(), output, stdout)
+}
+
+// writeFileAtomic writes data to output ("" or "-": stdout); a file is
+// written under a temporary name and renamed once complete.
+func writeFileAtomic(data []byte, output string, stdout io.Writer) error {
 	if output == "" || output == "-" {
-		return render(stdout, res)
+		_, err := stdout.Write(data)
+		return err
 	}
 	tmp, err := os.CreateTemp(dirOf(output), ".retrylint-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if err := render(tmp, res); err != nil {
+	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -78,6 +114,27 @@ func writeResultColor(res *report.Result, format, output string, stdout io.Write
 		return err
 	}
 	return os.Rename(tmp.Name(), output)
+}
+
+// projectURL is retrylint's home page; rule pages live under it.
+const projectURL = "https://github.com/retrylint/retrylint"
+
+// ruleInfos is the rule catalogue as the writers want it: summary, the
+// page's summary and why the rule matters, the page and its URL.
+func ruleInfos() report.Rules {
+	var out report.Rules
+	for _, r := range catalogue() {
+		page, _ := docs.Rule(r.Name)
+		out = append(out, report.RuleInfo{
+			ID:       r.Name,
+			Severity: r.Severity,
+			Summary:  r.Summary,
+			Help:     strings.TrimSpace(docs.Summary(r.Name) + " " + section(string(page), "Why it hurts")),
+			HelpURI:  projectURL + "/blob/main/docs/rules/" + r.Name + ".md",
+			Page:     string(page),
+		})
+	}
+	return out
 }
 
 func dirOf(path string) string {
@@ -135,7 +192,12 @@ func (o *outputFlags) validate() error {
 
 // write renders res as the flags ask, to the --output file or stdout.
 func (o *outputFlags) write(res *report.Result, stdout io.Writer) error {
-	return writeResultColor(res, o.format, o.output, stdout, o.useColor(stdout))
+	return writeReport(res, o.format, o.output, stdout, o.renderOptions(stdout))
+}
+
+// renderOptions are the writers' options the flags give.
+func (o *outputFlags) renderOptions(stdout io.Writer) renderOptions {
+	return renderOptions{color: o.useColor(stdout), failOn: o.failOn}
 }
 
 // useColor reports whether text output to stdout is coloured: always with
@@ -159,4 +221,112 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// gateFlags are the flags that adapt the gate to a project: --config,
+// --baseline and --write-baseline.
+type gateFlags struct {
+	config        string
+	baseline      string
+	writeBaseline bool
+}
+
+// register adds the flags to cmd.
+func (g *gateFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&g.config, "config", "", "configuration `FILE` (default: "+config.FileName+" in the working directory or the nearest directory above it)")
+	f.StringVar(&g.baseline, "baseline", "", "accept the findings recorded in baseline `FILE`: only other findings are reported")
+	f.BoolVar(&g.writeBaseline, "write-baseline", false, "record every current finding in the --baseline file, which then accepts them")
+}
+
+// validate checks the flag values.
+func (g *gateFlags) validate() error {
+	if g.writeBaseline && g.baseline == "" {
+		return fmt.Errorf("--write-baseline: say where with --baseline FILE")
+	}
+	return nil
+}
+
+// loadConfig reads the configuration of the run in dir: --config, or the
+// file found upward from dir, or none.
+func (g *gateFlags) loadConfig(dir string) (*config.Config, error) {
+	known := make(map[string]bool)
+	for _, r := range catalogue() {
+		known[r.Name] = true
+	}
+	return config.Load(g.config, dir, config.Options{KnownRule: func(rule string) bool { return known[rule] }})
+}
+
+// apply adapts the findings of res to the project: the configuration's
+// severities, rules turned off and ignored paths (relative to wd, as the
+// findings' paths are), then the baseline.
+func (g *gateFlags) apply(res *report.Result, cfg *config.Config, wd string, stderr io.Writer) error {
+	res.Findings = cfg.Apply(res.Findings, wd)
+	return g.applyBaseline(res, stderr)
+}
+
+// applyBaseline drops the findings that the --baseline file accepts; with
+// --write-baseline it first records every finding in that file. Without
+// --baseline it leaves res alone.
+func (g *gateFlags) applyBaseline(res *report.Result, stderr io.Writer) error {
+	if g.baseline == "" {
+		return nil
+	}
+	if g.writeBaseline {
+		var buf bytes.Buffer
+		if err := report.WriteBaseline(&buf, report.NewBaseline(res.Findings)); err != nil {
+			return err
+		}
+		if err := writeFileAtomic(buf.Bytes(), g.baseline, nil); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "retrylint: %s: recorded %s\n", g.baseline, pluralize(len(res.Findings), "finding", "findings"))
+	}
+	b, err := readBaseline(g.baseline)
+	if err != nil {
+		return err
+	}
+	res.Findings, _ = b.Filter(res.Findings)
+	return nil
+}
+
+// readBaseline reads and decodes a baseline file.
+func readBaseline(file string) (*report.Baseline, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: cannot read baseline: %v", file, err)
+	}
+	return report.ReadBaseline(file, src)
+}
+
+// pluralize is "1 finding", "2 findings".
+func pluralize(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// section returns the first paragraph of the "## title" section of a
+// Markdown page, joined into one line, or "".
+func section(page, title string) string {
+	_, rest, ok := strings.Cut(page, "\n## "+title+"\n")
+	if !ok {
+		return ""
+	}
+	var para []string
+	for line := range strings.Lines(rest) {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" && len(para) > 0, strings.HasPrefix(line, "#"), strings.HasPrefix(line, "```"):
+			return strings.Join(para, " ")
+		case line != "":
+			para = append(para, line)
+		}
+	}
+	return strings.Join(para, " ")
 }

@@ -51,7 +51,8 @@ func newRootCmd() *cobra.Command {
 dependency: fixed intervals, backoff without jitter or cap, unbounded or
 unclassified retries, retried permanent failures, sleeps that ignore the
 context. "retrylint topology" checks infrastructure manifests for retry layers
-that multiply.
+that multiply. "retrylint report" runs both and writes one pre-merge report
+(Markdown, SARIF or JSON), optionally against a base.
 
 Exit status: 0 no finding at or above --fail-on, 1 findings at or above it,
 2 the run itself failed (bad flag, invalid input, type errors).`,
@@ -65,6 +66,7 @@ Exit status: 0 no finding at or above --fail-on, 1 findings at or above it,
 	root.AddCommand(
 		newCodeCmd(),
 		newTopologyCmd(),
+		newReportCmd(),
 		newRulesCmd(),
 		newExplainCmd(),
 		newVersionCmd(),

@@ -19,13 +19,14 @@ import (
 // topologyFlags are the flags of `retrylint topology`.
 type topologyFlags struct {
 	out     outputFlags
+	gate    gateFlags
 	budget  int
 	verbose bool
 }
 
 // newTopologyCmd is `retrylint topology`: the infrastructure half.
 func newTopologyCmd() *cobra.Command {
-	f := topologyFlags{out: outputFlags{formats: []string{"text", "json"}}}
+	f := topologyFlags{out: outputFlags{formats: []string{"text", "json", "sarif", "markdown", "dot"}}}
 	cmd := &cobra.Command{
 		Use:   "topology [flags] PATH...",
 		Short: "Check the retry layers of infrastructure manifests",
@@ -44,6 +45,7 @@ Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
 		},
 	}
 	f.out.register(cmd)
+	f.gate.register(cmd)
 	fl := cmd.Flags()
 	fl.IntVar(&f.budget, "budget", 0, "the most executions `N` of any component per event; over it amplification is an error")
 	fl.BoolVar(&f.verbose, "verbose", false, "list skipped files, topology-file overrides and assumed components on standard error")
@@ -56,17 +58,31 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 	if err := f.out.validate(); err != nil {
 		return err
 	}
+	if err := f.gate.validate(); err != nil {
+		return err
+	}
 	if f.budget < 0 {
 		return fmt.Errorf("--budget: want a positive number, got %d", f.budget)
 	}
-	res, g, err := checkTopology(args, f.budget)
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	cfg, err := f.gate.loadConfig(wd)
+	if err != nil {
+		return err
+	}
+	res, g, err := checkTopology(args, f.budget, cfg.Budget)
 	if err != nil {
 		return err
 	}
 	if f.verbose {
 		writeVerbose(stderr, g)
 	}
-	if f.out.format == "json" {
+	if err := f.gate.apply(res, cfg, wd, stderr); err != nil {
+		return err
+	}
+	if f.out.format != "text" {
 		if err := f.out.write(res, stdout); err != nil {
 			return err
 		}
@@ -84,12 +100,16 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 
 // checkTopology loads the manifests under paths, multiplies attempts and
 // runs the topology rules: the findings and one chain per (root, reachable
-// component), sorted. budget 0 takes the topology file's budget. An invalid
-// input is an error naming file:line:col.
-func checkTopology(paths []string, budget int) (*report.Result, *topology.Graph, error) {
+// component), sorted. budget 0 takes the topology file's budget, and
+// without one fallback (the configuration's). An invalid input is an error
+// naming file:line:col.
+func checkTopology(paths []string, budget, fallback int) (*report.Result, *topology.Graph, error) {
 	g, err := topology.Load(paths, topology.Options{})
 	if err != nil {
 		return nil, nil, err
+	}
+	if budget == 0 && g.Budget == 0 {
+		budget = fallback
 	}
 	findings, mult := rules.Run(g, rules.Options{Budget: budget})
 	res := newResult()

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/retrylint/retrylint/analyzer/all"
+	"github.com/retrylint/retrylint/config"
+	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/rules"
+	"github.com/retrylint/retrylint/topology"
+)
+
+// reportFlags are the flags of "retrylint report".
+type reportFlags struct {
+	out      outputFlags
+	gate     gateFlags
+	code     []string // go/packages patterns
+	topology []string // manifest paths
+	base     string   // a directory or a git ref
+	budget   int
+	tests    bool
+	linkBase string
+}
+
+// newReportCmd is "retrylint report": both halves in one review report.
+func newReportCmd() *cobra.Command {
+	f := &reportFlags{out: outputFlags{formats: []string{"markdown", "json", "sarif", "dot"}}}
+	cmd := &cobra.Command{
+		Use:   "report [flags]",
+		Short: "One pre-merge report over Go code and infrastructure, optionally against a base",
+		Long: `Runs both halves — the code analyzers over --code packages and the topology
+rules over --topology manifests — and writes one report: Markdown for a
+pull-request comment (a verdict line, per triggering event a diagram of the
+retry layers and a table of worst-case executions, the findings by rule),
+SARIF for code scanning, JSON for machines, or the layer graph for Graphviz.
+
+With --base, the same analysis runs on the base too — a directory with the
+same layout as the working directory, or a git ref checked out into a
+temporary worktree — and the report says what changed: findings new and
+fixed, and the worst-case executions per component before and after.
+
+Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
+2 invalid input (with file:line:col), a bad flag or configuration.`,
+		Example: `  retrylint report --code ./... --topology infra/ -o report.md
+  retrylint report --topology infra/ --base origin/main --format markdown
+  retrylint report --code ./... --topology infra/ --format sarif -o retrylint.sarif`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), f)
+		},
+	}
+	f.out.register(cmd)
+	f.gate.register(cmd)
+	fl := cmd.Flags()
+	fl.StringSliceVar(&f.code, "code", nil, "Go package `PATTERNS` to check (comma-separated or repeated), e.g. ./...")
+	fl.StringSliceVar(&f.topology, "topology", nil, "manifest `PATHS` to check: files, directories, globs (comma-separated or repeated)")
+	fl.StringVar(&f.base, "base", "", "compare with the base `DIR_OR_GIT_REF`: a directory laid out as the working directory, or a git ref")
+	fl.IntVar(&f.budget, "budget", 0, "the most executions `N` of any component per event (default: the topology file's, then the configuration's)")
+	fl.BoolVar(&f.tests, "tests", false, "also check the _test.go files of the packages")
+	_ = fl.MarkHidden("color") // no format of this command has colour
+	fl.StringVar(&f.linkBase, "link-base", "", "Markdown: link each file:line to `URL`/file#Lline, e.g. https://github.com/OWNER/REPO/blob/SHA")
+	return cmd
+}
+
+// runReport is the whole command; nothing is written when an input, of
+// the head or of the base, is invalid.
+func runReport(stdout, stderr io.Writer, f *reportFlags) error {
+	if err := f.validate(); err != nil {
+		return err
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	cfg, err := f.gate.loadConfig(wd)
+	if err != nil {
+		return err
+	}
+	a := &reportRun{flags: f, cfg: cfg, wd: wd, stderr: stderr}
+	res, err := a.run(wd, "")
+	if err != nil {
+		return err
+	}
+	if f.base != "" {
+		baseRoot, cleanup, err := checkoutBase(wd, f.base)
+		if err != nil {
+			return err
+		}
+		baseRes, err := a.run(baseRoot, f.base)
+		cleanup()
+		if err != nil {
+			return err
+		}
+		res.Changes = report.Compare(baseRes, res)
+		res.Changes.Base = f.base
+	}
+	if err := f.gate.applyBaseline(res, stderr); err != nil {
+		return err
+	}
+	opts := f.out.renderOptions(stdout)
+	opts.linkBase = f.linkBase
+	if err := writeReport(res, f.out.format, f.out.output, stdout, opts); err != nil {
+		return err
+	}
+	return verdict(res.Findings, f.out.failOn)
+}
+
+// validate checks the flags before any work is done.
+func (f *reportFlags) validate() error {
+	if err := f.out.validate(); err != nil {
+		return err
+	}
+	if err := f.gate.validate(); err != nil {
+		return err
+	}
+	if len(f.code) == 0 && len(f.topology) == 0 {
+		return errors.New("report: nothing to check: give --code PATTERNS, --topology PATHS or both")
+	}
+	if f.budget < 0 {
+		return fmt.Errorf("--budget: want a positive number, got %d", f.budget)
+	}
+	return nil
+}
+
+// reportRun runs both halves over one tree: the working directory, or the
+// base checked out with the same layout.
+type reportRun struct {
+	flags  *reportFlags
+	cfg    *config.Config
+	wd     string // the working directory; the flags' paths are relative to it
+	stderr io.Writer
+}
+
+// run analyses the tree whose working directory is root; base names the
+// base in errors ("" for the working tree). Findings are configured
+// (severity, off, ignore) and sorted; paths are relative to root.
+func (a *reportRun) run(root, base string) (*report.Result, error) {
+	cfg := a.configAt(root)
+	res := newResult()
+	if len(a.flags.code) > 0 {
+		code, err := checkCode(codeConfig{Dir: root, Patterns: a.flags.code, Tests: a.flags.tests,
+			Classifiers: cfg.Classifiers, RetryHelpers: cfg.HelperNames()}, all.Rules())
+		var inErr *inputError
+		if errors.As(err, &inErr) {
+			for _, line := range inErr.lines {
+				fmt.Fprintln(a.stderr, baseLabel(base)+line)
+			}
+			return nil, exitCode(2)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s%w", baseLabel(base), err)
+		}
+		res.Findings = append(res.Findings, code.Findings...)
+	}
+	if len(a.flags.topology) > 0 {
+		findings, chains, err := a.topology(root, base != "", cfg)
+		if err != nil {
+			return nil, fmt.Errorf("%s%w", baseLabel(base), err)
+		}
+		res.Findings = append(res.Findings, findings...)
+		res.Chains = chains
+	}
+	res.Findings = cfg.Apply(res.Findings, root)
+	res.Sort()
+	return res, nil
+}
+
+// baseLabel prefixes the errors of the base's analysis.
+func baseLabel(base string) string {
+	if base == "" {
+		return ""
+	}
+	return "base " + base + ": "
+}
+
+// configAt is the configuration as it applies to the tree at root: the
+// same settings, with ignore patterns relative to the same place in that
+// tree as the configuration file is in the working tree.
+func (a *reportRun) configAt(root string) *config.Config {
+	if root == a.wd || a.cfg.Dir == "" {
+		return a.cfg
+	}
+	c := *a.cfg
+	if rel, err := filepath.Rel(a.wd, a.cfg.Dir); err == nil {
+		c.Dir = filepath.Join(root, rel)
+	}
+	return &c
+}
+
+// topology loads the --topology paths under root, multiplies attempts and
+// runs the topology rules, as "retrylint topology" does. In the base
+// (inBase), a path the base does not have is skipped: the change added it.
+func (a *reportRun) topology(root string, inBase bool, cfg *config.Config) ([]report.Finding, []report.Chain, error) {
+	var paths []string
+	for _, p := range a.flags.topology {
+		q, ok, err := a.pathIn(root, p, inBase)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			paths = append(paths, q)
+		}
+	}
+	if len(paths) == 0 {
+		return nil, nil, nil // the base has none of the paths
+	}
+	g, err := topology.Load(paths, topology.Options{WorkDir: root})
+	if err != nil {
+		return nil, nil, err
+	}
+	budget := a.flags.budget
+	if budget == 0 && g.Budget == 0 {
+		budget = cfg.Budget
+	}
+	findings, mult := rules.Run(g, rules.Options{Budget: budget})
+	chains := make([]report.Chain, 0, len(mult.Chains))
+	for _, c := range mult.Chains {
+		chains = append(chains, c.Report())
+	}
+	return findings, chains, nil
+}
+
+// pathIn maps a --topology path, relative to the working directory, into
+// the tree at root. In the base, it reports false for a path or a pattern
+// that matches nothing there.
+func (a *reportRun) pathIn(root, p string, inBase bool) (string, bool, error) {
+	if !inBase {
+		return p, true, nil
+	}
+	rel := p
+	if filepath.IsAbs(p) {
+		r, err := filepath.Rel(a.wd, p)
+		if err != nil || !filepath.IsLocal(r) {
+			return "", false, fmt.Errorf("--topology %s: outside the working directory, so it has no counterpart in the base", p)
+		}
+		rel = r
+	}
+	q := filepath.Join(root, rel)
+	if strings.ContainsAny(rel, "*?[") {
+		m, err := filepath.Glob(q)
+		return q, err == nil && len(m) > 0, nil
+	}
+	_, err := os.Stat(q)
+	return q, err == nil, nil
+}
+
+// checkoutBase makes the base available as a directory with the same
+// layout as wd: base itself when it is a directory, else the git ref
+// checked out into a temporary worktree of wd's repository. cleanup
+// removes the worktree.
+func checkoutBase(wd, base string) (root string, cleanup func(), err error) {
+	if fi, err := os.Stat(base); err == nil && fi.IsDir() {
+		abs, err := filepath.Abs(base)
+		return abs, func() {}, err
+	}
+	top, err := git(wd, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", nil, fmt.Errorf("--base %s: not a directory, and %s is not in a git repository", base, wd)
+	}
+	commit, err := git(top, "rev-parse", "--verify", "--quiet", base+"^{commit}")
+	if err != nil {
+		return "", nil, fmt.Errorf("--base %s: neither a directory nor a git ref of %s", base, top)
+	}
+	realWD, err := filepath.EvalSymlinks(wd)
+	if err != nil {
+		return "", nil, err
+	}
+	sub, err := filepath.Rel(top, realWD)
+	if err != nil || !filepath.IsLocal(sub) {
+		return "", nil, fmt.Errorf("--base %s: the working directory is outside %s", base, top)
+	}
+	tmp, err := os.MkdirTemp("", "retrylint-base-")
+	if err != nil {
+		return "", nil, err
+	}
+	tree := filepath.Join(tmp, "tree")
+	if _, err := git(top, "worktree", "add", "--detach", "--quiet", tree, commit); err != nil {
+		os.RemoveAll(tmp)
+		return "", nil, fmt.Errorf("--base %s: cannot check it out: %v", base, err)
+	}
+	cleanup = func() {
+		// Best effort: a worktree left behind is pruned by the next run.
+		git(top, "worktree", "remove", "--force", tree)
+		os.RemoveAll(tmp)
+		git(top, "worktree", "prune")
+	}
+	return filepath.Join(tree, sub), cleanup, nil
+}
+
+// git runs git in dir and returns its trimmed standard output.
+func git(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		if msg := strings.TrimSpace(errOut.String()); msg != "" {
+			return "", errors.New(msg)
+		}
+		return "", err
+	}
+	return strings.TrimSpace(out.String()), nil
+}

@@ -1,0 +1,57 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// positionRE matches a "file:line" or "file:line:col" reference inside a
+// message, whose numbers change when lines move.
+var positionRE = regexp.MustCompile(`(\.[A-Za-z0-9]+):\d+(?::\d+)?`)
+
+// fingerprintKey is what identifies a finding independently of where its
+// lines are: the rule, the file, the component and the message with the
+// positions it quotes removed.
+func fingerprintKey(f Finding) string {
+	msg := positionRE.ReplaceAllString(f.Message, "$1")
+	return strings.Join([]string{f.Rule, f.File, f.Component, msg}, "\x00")
+}
+
+// Fingerprints returns one fingerprint per finding, in the order of
+// findings. A fingerprint does not depend on line or column, so it stays
+// the same when code above the finding moves it; findings that would share
+// one (the same rule and message twice in a file) are told apart by their
+// order in the file. The same input always gives the same fingerprints.
+func Fingerprints(findings []Finding) []string {
+	order := make([]int, len(findings))
+	for i := range order {
+		order[i] = i
+	}
+	// Number equal keys in position order, whatever order findings is in.
+	sort.SliceStable(order, func(i, j int) bool { return positionLess(findings[order[i]], findings[order[j]]) })
+	seen := make(map[string]int)
+	out := make([]string, len(findings))
+	for _, i := range order {
+		key := fingerprintKey(findings[i])
+		n := seen[key]
+		seen[key] = n + 1
+		sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", key, n)))
+		out[i] = hex.EncodeToString(sum[:16])
+	}
+	return out
+}
+
+// positionLess orders findings by file, line and column.
+func positionLess(a, b Finding) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Column < b.Column
+}

@@ -1,0 +1,16 @@
+package report
+
+import "testing"
+
+// FuzzReadBaseline: any bytes give a baseline or an error, never a panic.
+func FuzzReadBaseline(f *testing.F) {
+	f.Add([]byte(`{"version": 1, "findings": [{"fingerprint": "ab", "rule": "r", "file": "f", "message": "m"}]}`))
+	f.Add([]byte(`{"version": 1, "findings": [}`))
+	f.Add([]byte(``))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		b, err := ReadBaseline("b.json", src)
+		if err == nil {
+			b.Filter([]Finding{{Rule: "r", File: "f", Message: "m"}})
+		}
+	})
+}

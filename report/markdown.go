@@ -1,0 +1,455 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// MarkdownOptions control the Markdown report.
+type MarkdownOptions struct {
+	// FailOn is the lowest severity that fails the gate: "error",
+	// "warning", "note" or "never" ("" is "error"). The verdict line
+	// follows it, as the exit status does.
+	FailOn string
+	// Rules links each rule to its page.
+	Rules Rules
+	// LinkBase, when set, turns every file:line into a link to
+	// LinkBase/file#Lline, e.g.
+	// "https://github.com/OWNER/REPO/blob/COMMIT".
+	LinkBase string
+	// MaxBytes caps the report's size, so that it fits in a pull-request
+	// comment (GitHub takes 65,536 characters): findings past it are
+	// counted, not listed. 0 is DefaultMaxBytes; negative, no cap.
+	MaxBytes int
+}
+
+// DefaultMaxBytes leaves room under GitHub's 65,536-character limit of a
+// comment.
+const DefaultMaxBytes = 60000
+
+// maxDiagramEdges is the most edges a Mermaid diagram draws; GitHub
+// refuses larger diagrams, and nobody reads them.
+const maxDiagramEdges = 150
+
+// foldOver is how many items a list or table shows before the rest is
+// folded into <details>.
+const foldOver = 5
+
+// WriteMarkdown writes the pre-merge review report: a verdict line; with
+// r.Changes, what the change did; per triggering event, a Mermaid diagram of
+// the retry layers and a table of worst-case executions; the findings
+// grouped by rule. It renders on GitHub as it is, e.g. as a pull-request
+// comment.
+func WriteMarkdown(w io.Writer, r *Result, opts MarkdownOptions) error {
+	m := &mdWriter{opts: opts}
+	m.verdict(r)
+	if r.Changes != nil {
+		m.changes(r.Changes)
+	}
+	for _, root := range roots(r.Chains) {
+		m.event(r, root)
+	}
+	m.findings(r.Findings)
+	if m.omitted > 0 {
+		m.printf("_%s not listed to keep the report within the size of a pull-request comment; the JSON and SARIF reports list them all._\n",
+			plural(m.omitted, "finding is", "findings are"))
+	}
+	_, err := w.Write(m.b.Bytes())
+	return err
+}
+
+// mdWriter accumulates the report.
+type mdWriter struct {
+	b       bytes.Buffer
+	opts    MarkdownOptions
+	omitted int // findings not listed because the report is full
+}
+
+// full reports whether the report has reached its size cap; a finding
+// that comes then is counted in omitted instead.
+func (m *mdWriter) full() bool {
+	max := m.opts.MaxBytes
+	if max == 0 {
+		max = DefaultMaxBytes
+	}
+	if max > 0 && m.b.Len() >= max {
+		m.omitted++
+		return true
+	}
+	return false
+}
+
+func (m *mdWriter) printf(format string, args ...any) { fmt.Fprintf(&m.b, format, args...) }
+
+// failLevel is the rank of the lowest severity that fails the gate.
+func (m *mdWriter) failLevel() int {
+	switch m.opts.FailOn {
+	case "warning":
+		return Warning.Rank()
+	case "note":
+		return Note.Rank()
+	case "never":
+		return 1 << 30
+	}
+	return Error.Rank()
+}
+
+// verdict writes the title and the one line that says whether the gate
+// passes, with the count of findings by severity.
+func (m *mdWriter) verdict(r *Result) {
+	m.printf("## retrylint\n\n")
+	counts := countSeverities(r.Findings)
+	failing := 0
+	for _, f := range r.Findings {
+		if f.Severity.Rank() >= m.failLevel() {
+			failing++
+		}
+	}
+	gate := map[string]string{
+		"warning": "fails on warnings and errors",
+		"note":    "fails on any finding",
+		"never":   "never fails",
+	}[m.opts.FailOn]
+	if gate == "" {
+		gate = "fails on errors"
+	}
+	if failing > 0 {
+		m.printf("**❌ Fails:** %s (the gate %s).\n\n", counts, gate)
+	} else {
+		m.printf("**✅ Passes:** %s (the gate %s).\n\n", counts, gate)
+	}
+}
+
+// countSeverities is "2 errors, 1 warning", or "no findings".
+func countSeverities(findings []Finding) string {
+	var n [4]int
+	for _, f := range findings {
+		n[f.Severity.Rank()]++
+	}
+	var parts []string
+	for _, s := range []struct {
+		sev       Severity
+		one, many string
+	}{{Error, "error", "errors"}, {Warning, "warning", "warnings"}, {Note, "note", "notes"}} {
+		if c := n[s.sev.Rank()]; c > 0 {
+			parts = append(parts, plural(c, s.one, s.many))
+		}
+	}
+	if len(parts) == 0 {
+		return "no findings"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// changes writes the before/after section.
+func (m *mdWriter) changes(ch *Changes) {
+	m.printf("### What changed against `%s`\n\n", mdCode(ch.Base))
+	if len(ch.Attempts) == 0 && len(ch.New) == 0 && len(ch.Fixed) == 0 {
+		m.printf("Nothing: the same findings and the same worst cases as the base.\n\n")
+		return
+	}
+	if len(ch.Attempts) > 0 {
+		m.printf("Worst-case executions per event:\n\n")
+		for _, a := range ch.Attempts {
+			m.printf("- **%s: %s → %s**%s\n", mdText(a.Component), a.Before, a.After, worstDetail(a.After))
+		}
+		m.printf("\n")
+	}
+	m.findingList(fmt.Sprintf("New findings (%d)", len(ch.New)), ch.New)
+	m.findingList(fmt.Sprintf("Fixed findings (%d)", len(ch.Fixed)), ch.Fixed)
+}
+
+// worstDetail is the formula and root of a worst case, after the numbers.
+func worstDetail(w *Worst) string {
+	if w == nil || w.Formula == "" {
+		return ""
+	}
+	return fmt.Sprintf(" — `%s` from %s", mdCode(w.Formula), mdText(w.Root))
+}
+
+// findingList writes a titled list of findings, folded when long.
+func (m *mdWriter) findingList(title string, fs []Finding) {
+	if len(fs) == 0 {
+		return
+	}
+	m.printf("%s:\n\n", title)
+	for i, f := range fs {
+		if i == foldOver {
+			m.printf("\n<details><summary>%d more</summary>\n\n", len(fs)-foldOver)
+		}
+		if m.full() {
+			continue
+		}
+		m.printf("- %s `%s` %s: %s\n", severityMark(f.Severity), f.Rule, m.position(f), mdText(f.Message))
+	}
+	if len(fs) > foldOver {
+		m.printf("\n</details>\n")
+	}
+	m.printf("\n")
+}
+
+// event writes one triggering event: the diagram of its layers and the
+// table of worst cases.
+func (m *mdWriter) event(r *Result, root string) {
+	m.printf("### Event at `%s`\n\n", mdCode(root))
+	m.mermaid(layersOf(r, root))
+	var rows []Chain
+	for _, c := range r.Chains {
+		if c.Root == root {
+			rows = append(rows, c)
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return worseRow(rows[i], rows[j]) })
+	fold := len(rows) > 2*foldOver
+	if fold {
+		m.printf("<details><summary>Worst case of %d components</summary>\n\n", len(rows))
+	}
+	m.printf("| component | worst-case executions | formula | path |\n")
+	m.printf("|---|---:|---|---|\n")
+	for _, c := range rows {
+		formula := "`" + mdCode(c.Formula) + "`"
+		if c.Estimate != "" {
+			formula += " (" + mdText(c.Estimate) + ")"
+		}
+		m.printf("| %s | %s | %s | %s |\n", mdText(c.Target), chainAttempts(c), formula, mdText(strings.Join(c.Path, " → ")))
+	}
+	if fold {
+		m.printf("\n</details>\n")
+	}
+	m.printf("\n")
+}
+
+// worseRow orders a root's table: the root first, then the most
+// executions first, then by name.
+func worseRow(a, b Chain) bool {
+	if (a.Target == a.Root) != (b.Target == b.Root) {
+		return a.Target == a.Root
+	}
+	wa := &Worst{Attempts: a.Attempts, Unbounded: a.Unbounded}
+	wb := &Worst{Attempts: b.Attempts, Unbounded: b.Unbounded}
+	if wa.more(wb) != wb.more(wa) {
+		return wa.more(wb)
+	}
+	return a.Target < b.Target
+}
+
+// chainAttempts is a chain's executions for the table, bold above one.
+func chainAttempts(c Chain) string {
+	switch {
+	case c.Unbounded || c.Attempts == nil:
+		return "**unbounded**"
+	case *c.Attempts > 1:
+		return fmt.Sprintf("**%d**", *c.Attempts)
+	}
+	return fmt.Sprint(*c.Attempts)
+}
+
+// mermaid writes the layer graph as a Mermaid flowchart: the factor on each
+// edge, failing components in red, dead retry layers dotted and grey.
+func (m *mdWriter) mermaid(g *layerGraph) {
+	if len(g.edges) > maxDiagramEdges {
+		m.printf("_The %d retry layers of this event are too many to draw here; `--format dot` writes the graph for Graphviz._\n\n", len(g.edges))
+		return
+	}
+	id := make(map[string]string, len(g.nodes))
+	m.printf("```mermaid\nflowchart LR\n")
+	for i, n := range g.nodes {
+		id[n] = fmt.Sprintf("n%d", i)
+		m.printf("  %s[\"%s\"]\n", id[n], mermaidText(n))
+	}
+	var dead, multiplying []int
+	for i, e := range g.edges {
+		arrow := "-->"
+		switch {
+		case e.dead():
+			arrow = "-.->"
+			dead = append(dead, i)
+		case e.multiplies():
+			arrow = "==>"
+			multiplying = append(multiplying, i)
+		}
+		if l := e.label(); l != "" {
+			m.printf("  %s %s|\"%s\"| %s\n", id[e.From], arrow, mermaidText(l), id[e.To])
+		} else {
+			m.printf("  %s %s %s\n", id[e.From], arrow, id[e.To])
+		}
+	}
+	var failing []string
+	for _, n := range g.nodes {
+		if g.failing[n] {
+			failing = append(failing, id[n])
+		}
+	}
+	if len(failing) > 0 {
+		m.printf("  classDef failing fill:#ffeef0,stroke:#d73a49,stroke-width:2px,color:#86181d\n")
+		m.printf("  class %s failing\n", strings.Join(failing, ","))
+	}
+	if len(dead) > 0 {
+		m.printf("  linkStyle %s stroke:#6a737d,color:#6a737d\n", joinInts(dead))
+	}
+	if len(multiplying) > 0 {
+		m.printf("  linkStyle %s stroke:#d73a49\n", joinInts(multiplying))
+	}
+	m.printf("```\n\n")
+	var legend []string
+	if len(failing) > 0 {
+		legend = append(legend, "Red: a component with an error finding.")
+	}
+	if len(multiplying) > 0 {
+		legend = append(legend, "Thick: a layer that multiplies executions.")
+	}
+	if len(dead) > 0 {
+		legend = append(legend, "Dotted: a dead retry layer, whose predicate never sees the failure below it.")
+	}
+	if len(legend) > 0 {
+		m.printf("<sub>%s</sub>\n\n", strings.Join(legend, " "))
+	}
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ",")
+}
+
+// findings writes the findings grouped by rule, the most severe rules first.
+func (m *mdWriter) findings(fs []Finding) {
+	if len(fs) == 0 {
+		return
+	}
+	m.printf("### Findings\n\n")
+	byRule := make(map[string][]Finding)
+	var ids []string
+	for _, f := range fs {
+		if _, ok := byRule[f.Rule]; !ok {
+			ids = append(ids, f.Rule)
+		}
+		byRule[f.Rule] = append(byRule[f.Rule], f)
+	}
+	worst := func(id string) int {
+		w := 0
+		for _, f := range byRule[id] {
+			w = max(w, f.Severity.Rank())
+		}
+		return w
+	}
+	sort.SliceStable(ids, func(i, j int) bool {
+		if wi, wj := worst(ids[i]), worst(ids[j]); wi != wj {
+			return wi > wj
+		}
+		return ids[i] < ids[j]
+	})
+	for _, id := range ids {
+		m.ruleGroup(id, byRule[id])
+	}
+}
+
+// ruleGroup writes the findings of one rule with the rule's fix once when
+// every finding shares it.
+func (m *mdWriter) ruleGroup(id string, fs []Finding) {
+	title := "`" + id + "`"
+	if info, ok := m.opts.Rules.lookup(id); ok && info.HelpURI != "" {
+		title = fmt.Sprintf("[`%s`](%s)", id, info.HelpURI)
+	}
+	m.printf("#### %s %s (%d)\n\n", severityMark(fs[0].Severity), title, len(fs))
+	commonFix := fixOf(fs[0])
+	for _, f := range fs {
+		if fixOf(f) != commonFix {
+			commonFix = ""
+		}
+	}
+	for i, f := range fs {
+		if i == foldOver {
+			m.printf("\n<details><summary>%d more</summary>\n\n", len(fs)-foldOver)
+		}
+		if m.full() {
+			continue
+		}
+		m.printf("- %s: %s\n", m.position(f), mdText(f.Message))
+		if fix := fixOf(f); fix != "" && commonFix == "" {
+			m.printf("  **Fix:** %s\n", mdText(fix))
+		}
+	}
+	if len(fs) > foldOver {
+		m.printf("\n</details>\n")
+	}
+	m.printf("\n")
+	if commonFix != "" {
+		m.printf("**Fix:** %s\n\n", mdText(commonFix))
+	}
+}
+
+// fixOf is a finding's fix when its message does not already say it.
+func fixOf(f Finding) string {
+	if strings.Contains(f.Message, f.Fix) {
+		return ""
+	}
+	return f.Fix
+}
+
+// position is a finding's file:line, a link when LinkBase is set.
+func (m *mdWriter) position(f Finding) string {
+	if f.File == "" {
+		return "(no file)"
+	}
+	pos := fmt.Sprintf("%s:%d", f.File, f.Line)
+	if m.opts.LinkBase == "" {
+		return "`" + mdCode(pos) + "`"
+	}
+	url := strings.TrimSuffix(m.opts.LinkBase, "/") + "/" + fileURI(f.File)
+	if f.Line > 0 {
+		url += fmt.Sprintf("#L%d", f.Line)
+	}
+	return fmt.Sprintf("[`%s`](%s)", mdCode(pos), url)
+}
+
+// severityMark is a severity as a symbol a reader sees at a glance.
+func severityMark(s Severity) string {
+	switch s {
+	case Error:
+		return "🔴"
+	case Warning:
+		return "🟡"
+	}
+	return "🔵"
+}
+
+// mdText escapes text for Markdown prose and table cells: nothing in it
+// becomes markup, a link or HTML.
+func mdText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\\', '`', '*', '_', '[', ']', '|', '#', '~':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '\n', '\r':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// mdCode makes s safe inside a single-backtick code span in a table.
+func mdCode(s string) string {
+	s = strings.NewReplacer("`", "'", "|", `\|`, "\n", " ").Replace(s)
+	return s
+}
+
+// mermaidText makes s safe inside a quoted Mermaid label.
+func mermaidText(s string) string {
+	return strings.NewReplacer(`"`, "#quot;", "\n", " ", "<", "#lt;", ">", "#gt;").Replace(s)
+}
