@@ -78,7 +78,7 @@ var reportCases = []struct {
 	code int
 }{
 	{"incident1", []string{"--topology", "examples/topology/incident1/retrylint.yaml"}, 1},
-	{"incident1-fixed", []string{"--topology", "examples/topology/incident1/fixed/retrylint.yaml"}, 0},
+	{"incident1-fixed", []string{"--topology", "examples/topology/incident1-fixed/retrylint.yaml"}, 0},
 	{"incident2", []string{"--topology", "examples/topology/incident2/retrylint.yaml"}, 1},
 	{"payment", []string{"--code", "./examples/payment"}, 1},
 }

@@ -100,15 +100,15 @@ func TestIncidentExamples(t *testing.T) {
 		rules    []string
 	}{
 		{"incident1", 1, "mapping-app", 12, []string{"job-max-retries", "ineffective-retry-predicate", "premature-failure-notification", "amplification", "transient-not-retried", "multiple-retry-layers"}},
-		{"incident1/fixed", 0, "mapping-app", 3, nil},
+		{"incident1-fixed", 0, "mapping-app", 3, nil},
 		{"incident2", 1, "order-workflow", 5, []string{"failure-triggers-redelivery", "premature-failure-notification"}},
-		{"incident2/fixed", 0, "order-workflow", 5, nil},
+		{"incident2-fixed", 0, "order-workflow", 5, nil},
 		// The same incidents with the infrastructure in Terraform: the same
 		// rules and numbers.
 		{"terraform/incident1", 1, "mapping-app", 12, []string{"job-max-retries", "ineffective-retry-predicate", "premature-failure-notification", "amplification", "transient-not-retried", "multiple-retry-layers"}},
-		{"terraform/incident1/fixed", 0, "mapping-app", 3, nil},
+		{"terraform/incident1-fixed", 0, "mapping-app", 3, nil},
 		{"terraform/incident2", 1, "order-workflow", 5, []string{"failure-triggers-redelivery", "premature-failure-notification"}},
-		{"terraform/incident2/fixed", 0, "order-workflow", 5, nil},
+		{"terraform/incident2-fixed", 0, "order-workflow", 5, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.dir, func(t *testing.T) {
@@ -278,7 +278,7 @@ func TestBrokenInputs(t *testing.T) {
 
 func TestFlags(t *testing.T) {
 	root := repoRoot(t)
-	arg := "examples/topology/incident1/fixed/retrylint.yaml"
+	arg := "examples/topology/incident1-fixed/retrylint.yaml"
 	if _, _, code := runCLI(t, root, "--format", "sarif-ish", arg); code != 2 {
 		t.Errorf("bad --format: exit %d, want 2", code)
 	}
@@ -316,11 +316,11 @@ func TestFlags(t *testing.T) {
 
 func TestGlobAndDirectory(t *testing.T) {
 	root := repoRoot(t)
-	_, stderr, code := runCLI(t, root, "--fail-on", "never", "examples/topology/incident2/fixed/*.yaml")
+	_, stderr, code := runCLI(t, root, "--fail-on", "never", "examples/topology/incident2-fixed/*.yaml")
 	if code != 0 {
 		t.Fatalf("glob: exit %d: %s", code, stderr)
 	}
-	_, stderr, code = runCLI(t, root, "examples/topology/incident2/fixed")
+	_, stderr, code = runCLI(t, root, "examples/topology/incident2-fixed")
 	if code != 0 {
 		t.Fatalf("directory: exit %d: %s", code, stderr)
 	}
@@ -393,7 +393,7 @@ func TestTerraformIncidentsMatchYAML(t *testing.T) {
 		sort.Strings(chains)
 		return findings, chains
 	}
-	for _, dir := range []string{"incident1", "incident1/fixed", "incident2", "incident2/fixed"} {
+	for _, dir := range []string{"incident1", "incident1-fixed", "incident2", "incident2-fixed"} {
 		yf, yc := summary(dir)
 		tf, tc := summary("terraform/" + dir)
 		if strings.Join(yf, "\n") != strings.Join(tf, "\n") {

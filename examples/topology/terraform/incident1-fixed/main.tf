@@ -1,4 +1,4 @@
-# Incident 1, fixed, in Terraform: the same resources as ../../../incident1/fixed/*.yaml.
+# Incident 1, fixed, in Terraform: the same resources as ../../incident1-fixed/*.yaml.
 
 variable "project" {
   type = string # no default: unknown to the checker, and not needed

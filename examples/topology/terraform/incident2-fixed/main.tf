@@ -1,4 +1,4 @@
-# Incident 2, fixed, in Terraform: the same resources as ../../../incident2/fixed/*.yaml.
+# Incident 2, fixed, in Terraform: the same resources as ../../incident2-fixed/*.yaml.
 
 variable "project" {
   type = string # no default: unknown to the checker, and not needed
