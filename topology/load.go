@@ -26,6 +26,10 @@ type Options struct {
 	// WorkDir is the directory paths in the model are relative to
 	// (default: the working directory).
 	WorkDir string
+	// Skip, when set, leaves out of a directory walk the files and
+	// directories it returns true for (absolute paths): the configuration's
+	// ignore patterns. Paths named explicitly are read all the same.
+	Skip func(abs string) bool
 }
 
 // loader collects declarations from files before linking.
@@ -150,6 +154,15 @@ func (ld *loader) walk(dir string) error {
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return &InputError{Pos: Pos{File: ld.display(p)}, Msg: "cannot read: " + unwrapPathErr(err)}
+		}
+		if p != dir && ld.opts.Skip != nil && ld.opts.Skip(p) {
+			// Ignored by the configuration; a path named on the command
+			// line or in include: is read all the same.
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			ld.skipped = append(ld.skipped, ld.display(p))
+			return nil
 		}
 		if d.IsDir() {
 			if p != dir && strings.HasPrefix(d.Name(), ".") {

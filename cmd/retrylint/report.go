@@ -15,7 +15,6 @@ import (
 	"github.com/retrylint/retrylint/analyzer/all"
 	"github.com/retrylint/retrylint/config"
 	"github.com/retrylint/retrylint/report"
-	"github.com/retrylint/retrylint/rules"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -213,20 +212,11 @@ func (a *reportRun) topology(root string, inBase bool, cfg *config.Config) ([]re
 	if len(paths) == 0 {
 		return nil, nil, nil // the base has none of the paths
 	}
-	g, err := topology.Load(paths, topology.Options{WorkDir: root})
+	res, _, err := checkTopology(paths, topology.Options{WorkDir: root, Skip: cfg.Ignored}, a.flags.budget, cfg.Budget)
 	if err != nil {
 		return nil, nil, err
 	}
-	budget := a.flags.budget
-	if budget == 0 && g.Budget == 0 {
-		budget = cfg.Budget
-	}
-	findings, mult := rules.Run(g, rules.Options{Budget: budget})
-	chains := make([]report.Chain, 0, len(mult.Chains))
-	for _, c := range mult.Chains {
-		chains = append(chains, c.Report())
-	}
-	return findings, chains, nil
+	return res.Findings, res.Chains, nil
 }
 
 // pathIn maps a --topology path, relative to the working directory, into

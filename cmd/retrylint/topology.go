@@ -72,7 +72,7 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 	if err != nil {
 		return err
 	}
-	res, g, err := checkTopology(args, f.budget, cfg.Budget)
+	res, g, err := checkTopology(args, topology.Options{Skip: cfg.Ignored}, f.budget, cfg.Budget)
 	if err != nil {
 		return err
 	}
@@ -103,8 +103,8 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 // component), sorted. budget 0 takes the topology file's budget, and
 // without one fallback (the configuration's). An invalid input is an error
 // naming file:line:col.
-func checkTopology(paths []string, budget, fallback int) (*report.Result, *topology.Graph, error) {
-	g, err := topology.Load(paths, topology.Options{})
+func checkTopology(paths []string, opts topology.Options, budget, fallback int) (*report.Result, *topology.Graph, error) {
+	g, err := topology.Load(paths, opts)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -404,3 +404,32 @@ func TestTerraformIncidentsMatchYAML(t *testing.T) {
 		}
 	}
 }
+
+// The configuration's ignore patterns keep matching files out of a
+// directory walk: a broken manifest there no longer ends the run.
+func TestTopologyConfigIgnore(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("infra/job.yaml", "apiVersion: run.googleapis.com/v1\nkind: Job\nmetadata:\n  name: etl\nspec:\n  template:\n    spec:\n      template:\n        spec:\n          maxRetries: 0\n")
+	write("vendor/broken.yaml", "apiVersion: run.googleapis.com/v1\nkind: Job\nmetadata:\n  name: [\n")
+	if _, _, code := runCLI(t, dir, "."); code != 2 {
+		t.Fatalf("without the config the broken file must fail the run, got exit %d", code)
+	}
+	write(".retrylint.yaml", "ignore: [vendor/**]\n")
+	stdout, stderr, code := runCLI(t, dir, ".")
+	if code != 0 {
+		t.Fatalf("with vendor/ ignored: exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stdout, "etl") {
+		t.Errorf("the job outside vendor/ is not in the report:\n%s", stdout)
+	}
+}
