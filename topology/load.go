@@ -3,15 +3,14 @@ package topology
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/retrylint/retrylint/topology/internal/input"
 	"github.com/retrylint/retrylint/topology/terraform"
 )
 
@@ -67,11 +66,11 @@ func Load(paths []string, opts Options) (*Graph, error) {
 		return nil, errors.New("no paths given")
 	}
 	ld := &loader{opts: opts, seen: map[string]bool{}, supp: &Suppressions{}}
-	type input struct {
+	type named struct {
 		abs string
 		dir bool
 	}
-	var inputs []input
+	var inputs []named
 	for _, arg := range paths {
 		matches := []string{arg}
 		if strings.ContainsAny(arg, "*?[") {
@@ -91,18 +90,18 @@ func Load(paths []string, opts Options) (*Graph, error) {
 			}
 			fi, err := os.Stat(abs)
 			if err != nil {
-				return nil, &InputError{Pos: Pos{File: p}, Msg: "cannot read: " + unwrapPathErr(err)}
+				return nil, &InputError{Pos: Pos{File: p}, Msg: "cannot read: " + input.PathErr(err)}
 			}
 			real, err := filepath.EvalSymlinks(abs)
 			if err != nil {
-				return nil, &InputError{Pos: Pos{File: p}, Msg: "cannot read: " + unwrapPathErr(err)}
+				return nil, &InputError{Pos: Pos{File: p}, Msg: "cannot read: " + input.PathErr(err)}
 			}
 			if fi.IsDir() {
 				ld.roots = append(ld.roots, real)
 			} else {
 				ld.roots = append(ld.roots, filepath.Dir(real))
 			}
-			inputs = append(inputs, input{abs: real, dir: fi.IsDir()})
+			inputs = append(inputs, named{abs: real, dir: fi.IsDir()})
 		}
 	}
 	for _, in := range inputs {
@@ -120,14 +119,6 @@ func Load(paths []string, opts Options) (*Graph, error) {
 		return nil, err
 	}
 	return ld.link()
-}
-
-func unwrapPathErr(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // display is the path shown in findings: relative to the working
@@ -153,7 +144,7 @@ func manifestExt(name string) bool {
 func (ld *loader) walk(dir string) error {
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return &InputError{Pos: Pos{File: ld.display(p)}, Msg: "cannot read: " + unwrapPathErr(err)}
+			return &InputError{Pos: Pos{File: ld.display(p)}, Msg: "cannot read: " + input.PathErr(err)}
 		}
 		if p != dir && ld.opts.Skip != nil && ld.opts.Skip(p) {
 			// Ignored by the configuration; a path named on the command
@@ -192,14 +183,7 @@ func (ld *loader) walk(dir string) error {
 }
 
 // within reports whether abs lies under one of the given roots.
-func (ld *loader) within(abs string) bool {
-	for _, r := range ld.roots {
-		if abs == r || strings.HasPrefix(abs, r+string(filepath.Separator)) || r == string(filepath.Separator) {
-			return true
-		}
-	}
-	return false
-}
+func (ld *loader) within(abs string) bool { return input.Within(ld.roots, abs) }
 
 // file loads every YAML document of one file.
 func (ld *loader) file(abs string) error {
@@ -212,7 +196,7 @@ func (ld *loader) file(abs string) error {
 		return nil
 	}
 	name := ld.display(abs)
-	src, err := readCapped(abs, ld.opts.MaxFileSize)
+	src, err := input.Read(abs, ld.opts.MaxFileSize)
 	if err != nil {
 		return &InputError{Pos: Pos{File: name}, Msg: err.Error()}
 	}
@@ -226,22 +210,6 @@ func (ld *loader) file(abs string) error {
 		ld.skipped = append(ld.skipped, name)
 	}
 	return nil
-}
-
-func readCapped(abs string, max int64) ([]byte, error) {
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read: %s", unwrapPathErr(err))
-	}
-	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read: %s", unwrapPathErr(err))
-	}
-	if int64(len(src)) > max {
-		return nil, fmt.Errorf("file is larger than %d bytes; not read", max)
-	}
-	return src, nil
 }
 
 // source loads the documents of src; it reports whether one was of a known
@@ -316,16 +284,6 @@ func workflowName(file string) string {
 		base = strings.TrimSuffix(base, suf)
 	}
 	return base
-}
-
-// sortedKeys returns the keys of a map in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // LoadBytes loads one in-memory file named name (for tests and fuzzing):

@@ -2,7 +2,9 @@ package topology
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"testing"
 )
@@ -49,7 +51,7 @@ func TestSchemaMatchesDecoder(t *testing.T) {
 			}
 		}
 	}
-	same("top-level keys", sortedKeys(s.Properties), topKeys)
+	same("top-level keys", slices.Sorted(maps.Keys(s.Properties)), topKeys)
 	same("component keys", keys(s.Defs["component"].Properties), componentKeys)
 	same("call keys", keys(s.Defs["call"].Properties), callKeys)
 	var kinds []string

@@ -1,11 +1,15 @@
 package topology
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/retrylint/retrylint/topology/internal/input"
 )
 
 // isTopologyFile recognises the topology file: `version: 1` plus
@@ -140,14 +144,14 @@ func (ld *loader) include(file, abs string, it *yaml.Node) error {
 	for _, m := range matches {
 		real, err := filepath.EvalSymlinks(m)
 		if err != nil {
-			return errorf(posOf(file, it), "include %q: %s", s, unwrapPathErr(err))
+			return errorf(posOf(file, it), "include %q: %s", s, input.PathErr(err))
 		}
 		if !ld.within(real) {
 			return errorf(posOf(file, it), "include %q is outside the given paths; only files under %s are read", s, ld.display(ld.roots[0]))
 		}
 		fi, err := os.Stat(real)
 		if err != nil {
-			return errorf(posOf(file, it), "include %q: %s", s, unwrapPathErr(err))
+			return errorf(posOf(file, it), "include %q: %s", s, input.PathErr(err))
 		}
 		if fi.IsDir() {
 			err = ld.walk(real)
@@ -191,7 +195,7 @@ func decodeDecl(file string, kn, n *yaml.Node) (*decl, error) {
 
 // checkKindFields rejects kind-specific fields on the wrong kind.
 func (d *decl) checkKindFields() error {
-	for _, f := range sortedKeys(d.set) {
+	for _, f := range slices.Sorted(maps.Keys(d.set)) {
 		kinds, ok := kindFields[f]
 		if !ok {
 			continue

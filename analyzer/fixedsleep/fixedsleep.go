@@ -22,16 +22,13 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
 	diag.CheckDirectives(pass, Rule)
-	seen := map[any]bool{}
-	for _, l := range res.Loops {
-		for _, w := range l.Waits {
-			if w.Delay == nil || !w.Source.Constant() || seen[w.Node] {
-				continue
-			}
-			seen[w.Node] = true
-			diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
-				"retry loop waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; back off exponentially with random jitter and a cap")
+	for _, lw := range res.Waits() {
+		w := lw.Wait
+		if w.Delay == nil || !w.Source.Constant() {
+			continue
 		}
+		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
+			"retry loop waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; back off exponentially with random jitter and a cap")
 	}
 	return nil, nil
 }

@@ -24,17 +24,14 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
 	diag.CheckDirectives(pass, Rule)
-	seen := map[any]bool{}
-	for _, l := range res.Loops {
-		for _, w := range l.Waits {
-			s := w.Source
-			if !s.Grows || s.Random || s.Unknown || seen[w.Node] {
-				continue
-			}
-			seen[w.Node] = true
-			diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
-				"retry wait ("+types.ExprString(w.Delay)+") grows with the attempt but nothing random enters it; clients that failed together back off on the same schedule and still retry together; add jitter, e.g. full jitter rand.N(d)")
+	for _, lw := range res.Waits() {
+		w := lw.Wait
+		s := w.Source
+		if !s.Grows || s.Random || s.Unknown {
+			continue
 		}
+		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
+			"retry wait ("+types.ExprString(w.Delay)+") grows with the attempt but nothing random enters it; clients that failed together back off on the same schedule and still retry together; add jitter, e.g. full jitter rand.N(d)")
 	}
 	return nil, nil
 }

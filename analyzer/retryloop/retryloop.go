@@ -40,6 +40,28 @@ type Result struct {
 	Loops []*Loop
 }
 
+// Waits returns every wait between attempts once, with the innermost loop
+// it belongs to first: a wait of nested retry loops is one wait.
+func (r *Result) Waits() []LoopWait {
+	seen := make(map[ast.Node]bool)
+	var out []LoopWait
+	for _, l := range r.Loops {
+		for _, w := range l.Waits {
+			if !seen[w.Node] {
+				seen[w.Node] = true
+				out = append(out, LoopWait{l, w})
+			}
+		}
+	}
+	return out
+}
+
+// LoopWait is a wait and the retry loop it paces.
+type LoopWait struct {
+	Loop *Loop
+	Wait *Wait
+}
+
 // Form is the syntactic shape of a retry loop.
 type Form string
 

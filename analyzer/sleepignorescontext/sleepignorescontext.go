@@ -30,33 +30,27 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
 	diag.CheckDirectives(pass, Rule)
-	seen := map[any]bool{}
-	for _, l := range res.Loops {
-		if l.Context == nil {
+	for _, lw := range res.Waits() {
+		l, w := lw.Loop, lw.Wait
+		if l.Context == nil || w.ContextAware {
 			continue
 		}
-		for _, w := range l.Waits {
-			if seen[w.Node] || w.ContextAware {
-				continue
-			}
-			var how string
-			switch {
-			case w.Kind == retryloop.WaitSleep:
-				how = "time.Sleep"
-			case w.Kind == retryloop.WaitAfter && !w.Select:
-				how = "<-time.After"
-			default:
-				continue
-			}
-			seen[w.Node] = true
-			ctx := l.Context.Name()
-			msg := fmt.Sprintf("retry loop waits with %s although %s is in scope; cancellation cannot stop the retry and the caller's deadline is ignored; wait in a select on %s.Done() and a timer", how, ctx, ctx)
-			var fixes []analysis.SuggestedFix
-			if fix, ok := selectFix(pass, l, w); ok {
-				fixes = append(fixes, fix)
-			}
-			diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(), msg, fixes...)
+		var how string
+		switch {
+		case w.Kind == retryloop.WaitSleep:
+			how = "time.Sleep"
+		case w.Kind == retryloop.WaitAfter && !w.Select:
+			how = "<-time.After"
+		default:
+			continue
 		}
+		ctx := l.Context.Name()
+		msg := fmt.Sprintf("retry loop waits with %s although %s is in scope; cancellation cannot stop the retry and the caller's deadline is ignored; wait in a select on %s.Done() and a timer", how, ctx, ctx)
+		var fixes []analysis.SuggestedFix
+		if fix, ok := selectFix(pass, l, w); ok {
+			fixes = append(fixes, fix)
+		}
+		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(), msg, fixes...)
 	}
 	return nil, nil
 }

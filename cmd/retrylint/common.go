@@ -95,7 +95,8 @@ func writeReport(res *report.Result, format, output string, stdout io.Writer, op
 }
 
 // writeFileAtomic writes data to output ("" or "-": stdout); a file is
-// written under a temporary name and renamed once complete.
+// written under a temporary name and renamed once complete, readable by
+// all as a report should be.
 func writeFileAtomic(data []byte, output string, stdout io.Writer) error {
 	if output == "" || output == "-" {
 		_, err := stdout.Write(data)
@@ -106,6 +107,10 @@ func writeFileAtomic(data []byte, output string, stdout io.Writer) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err

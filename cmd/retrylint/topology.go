@@ -91,7 +91,7 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 		if err := writeTopologyText(&buf, res, f.out.useColor(stdout)); err != nil {
 			return err
 		}
-		if err := writeBytes(buf.Bytes(), f.out.output, stdout); err != nil {
+		if err := writeFileAtomic(buf.Bytes(), f.out.output, stdout); err != nil {
 			return err
 		}
 	}
@@ -189,30 +189,4 @@ func rootsFirst(chains []report.Chain) []report.Chain {
 		return a.Target == a.Root && b.Target != b.Root
 	})
 	return out
-}
-
-// writeBytes writes a rendered report to output ("" or "-": stdout), the
-// file only once complete.
-func writeBytes(data []byte, output string, stdout io.Writer) error {
-	if output == "" || output == "-" {
-		_, err := stdout.Write(data)
-		return err
-	}
-	tmp, err := os.CreateTemp(dirOf(output), ".retrylint-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), output)
 }

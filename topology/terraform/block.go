@@ -1,6 +1,8 @@
 package terraform
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -122,5 +124,5 @@ func (b *Block) AttrNames() []string {
 	if b == nil || b.body == nil {
 		return nil
 	}
-	return sortedKeys(b.body.Attributes)
+	return slices.Sorted(maps.Keys(b.body.Attributes))
 }

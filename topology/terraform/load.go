@@ -3,10 +3,10 @@ package terraform
 import (
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,6 +14,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/retrylint/retrylint/topology/internal/input"
 )
 
 // state is shared by the modules of one read.
@@ -189,7 +191,7 @@ func read(dir string, files []string, mem *srcFile, opts Options) (m *Module, er
 func moduleFiles(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", dir, unwrapPathErr(err))
+		return nil, fmt.Errorf("%s: %v", dir, input.PathErr(err))
 	}
 	var out []string
 	for _, e := range entries {
@@ -206,14 +208,6 @@ func moduleFiles(dir string) ([]string, error) {
 	return out, nil
 }
 
-func unwrapPathErr(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
 func (st *state) display(abs string) string {
 	if st.opts.Display != nil {
 		return st.opts.Display(abs)
@@ -221,41 +215,13 @@ func (st *state) display(abs string) string {
 	return filepath.ToSlash(abs)
 }
 
-// within reports whether abs lies under one of the roots.
-func (st *state) within(abs string) bool {
-	for _, r := range st.roots {
-		if abs == r || strings.HasPrefix(abs, r+string(filepath.Separator)) || r == string(filepath.Separator) {
-			return true
-		}
-	}
-	return false
-}
-
-// readCapped reads at most max bytes of abs; a longer file is an error.
-func readCapped(abs string, max int64) ([]byte, error) {
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read: %s", unwrapPathErr(err))
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil, errors.New("cannot read: not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read: %s", unwrapPathErr(err))
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("file is larger than %d bytes; not read", max)
-	}
-	return data, nil
-}
+// within reports whether abs lies under one of the given roots.
+func (st *state) within(abs string) bool { return input.Within(st.roots, abs) }
 
 // readConfig reads one configuration file.
 func (st *state) readConfig(abs string) (*srcFile, error) {
 	name := st.display(abs)
-	data, err := readCapped(abs, st.opts.MaxFileSize)
+	data, err := input.Read(abs, st.opts.MaxFileSize)
 	if err != nil {
 		return nil, &Error{Pos: Pos{File: name, Line: 1, Col: 1}, Msg: err.Error()}
 	}
@@ -305,12 +271,12 @@ func (st *state) readPath(p string) (*srcFile, error) {
 func (st *state) readAllowed(p string) (*srcFile, error) {
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %s", st.display(p), unwrapPathErr(err))
+		return nil, fmt.Errorf("cannot read %s: %s", st.display(p), input.PathErr(err))
 	}
 	if !st.within(real) {
 		return nil, fmt.Errorf("%s is outside the given roots; not read", st.display(p))
 	}
-	data, err := readCapped(real, st.opts.MaxFileSize)
+	data, err := input.Read(real, st.opts.MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", st.display(p), err)
 	}
@@ -400,7 +366,7 @@ func (m *module) declare(body *hclsyntax.Body) error {
 				m.vars[b.Labels[0]] = v
 			}
 		case "locals":
-			for _, name := range sortedKeys(b.Body.Attributes) {
+			for _, name := range slices.Sorted(maps.Keys(b.Body.Attributes)) {
 				if _, dup := m.locals[name]; !dup {
 					m.locals[name] = b.Body.Attributes[name]
 				}
@@ -480,7 +446,7 @@ func (m *module) follow(call *hclsyntax.Block, depth int) error {
 	dir := filepath.Join(m.dir, filepath.FromSlash(s))
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		m.note(src.Expr.Range(), "module %q: %s: %s; not followed", name, s, unwrapPathErr(err))
+		m.note(src.Expr.Range(), "module %q: %s: %s; not followed", name, s, input.PathErr(err))
 		return nil
 	}
 	if !m.st.within(real) {
@@ -510,7 +476,7 @@ func (m *module) follow(call *hclsyntax.Block, depth int) error {
 	if err != nil {
 		return err
 	}
-	for _, in := range sortedKeys(call.Body.Attributes) {
+	for _, in := range slices.Sorted(maps.Keys(call.Body.Attributes)) {
 		switch in {
 		case "source", "version", "count", "for_each", "providers", "depends_on":
 			continue

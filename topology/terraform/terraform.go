@@ -19,7 +19,6 @@ package terraform
 
 import (
 	"fmt"
-	"sort"
 )
 
 // Wildcard stands for an unknown part of a string pattern.
@@ -138,12 +137,3 @@ type Resource struct {
 
 // NameArg returns the resource's `name` argument (nil when absent).
 func (r *Resource) NameArg() *Value { return r.Attr("name") }
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
