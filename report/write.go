@@ -9,8 +9,20 @@ import (
 
 // Sort puts findings and chains in a deterministic order.
 func (r *Result) Sort() {
-	sort.SliceStable(r.Findings, func(i, j int) bool {
-		a, b := r.Findings[i], r.Findings[j]
+	SortFindings(r.Findings)
+	sort.SliceStable(r.Chains, func(i, j int) bool {
+		a, b := r.Chains[i], r.Chains[j]
+		if a.Root != b.Root {
+			return a.Root < b.Root
+		}
+		return a.Target < b.Target
+	})
+}
+
+// SortFindings orders findings by file, line, column, rule and message.
+func SortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
 		if a.File != b.File {
 			return a.File < b.File
 		}
@@ -24,13 +36,6 @@ func (r *Result) Sort() {
 			return a.Rule < b.Rule
 		}
 		return a.Message < b.Message
-	})
-	sort.SliceStable(r.Chains, func(i, j int) bool {
-		a, b := r.Chains[i], r.Chains[j]
-		if a.Root != b.Root {
-			return a.Root < b.Root
-		}
-		return a.Target < b.Target
 	})
 }
 

@@ -2,8 +2,6 @@
 package rules
 
 import (
-	"sort"
-
 	"github.com/retrylint/retrylint/multiply"
 	"github.com/retrylint/retrylint/report"
 	"github.com/retrylint/retrylint/topology"
@@ -129,21 +127,6 @@ func Run(g *topology.Graph, opts Options) ([]report.Finding, *multiply.Result) {
 		seen[f] = true
 		out = append(out, f)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		return a.Message < b.Message
-	})
+	report.SortFindings(out)
 	return out, mult
 }
