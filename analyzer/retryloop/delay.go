@@ -319,8 +319,10 @@ func (a *checker) callDelay(dc *delayCtx, call *ast.CallExpr) Delay {
 	case isPkgFunc(fn, "time", "Duration"):
 		return args()
 	case recvNamed(fn) != nil && isDuration(recvNamed(fn)) && (fn.Name() == "Truncate" || fn.Name() == "Round"):
-		d := a.delayOf(dc, ast.Unparen(call.Fun).(*ast.SelectorExpr).X)
-		return d.or(args())
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			return a.delayOf(dc, sel.X).or(args())
+		}
+		return args()
 	case strings.HasPrefix(funcPath(fn), "github.com/cenkalti/backoff"):
 		return Delay{Unknown: true}
 	}

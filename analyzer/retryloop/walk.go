@@ -373,14 +373,19 @@ func (w *walker) typeSwitch(s *ast.TypeSwitchStmt, in []*path, sc scope) []*path
 	if s.Init != nil {
 		in = w.stmt(s.Init, in, sc)
 	}
-	var x ast.Expr
+	var guard ast.Expr
 	switch a := s.Assign.(type) {
 	case *ast.AssignStmt:
-		x = a.Rhs[0].(*ast.TypeAssertExpr).X
+		if len(a.Rhs) == 1 {
+			guard = a.Rhs[0]
+		}
 	case *ast.ExprStmt:
-		x = a.X.(*ast.TypeAssertExpr).X
+		guard = a.X
 	}
-	onErr := isError(w.a.typeOf(x))
+	onErr := false
+	if ta, ok := ast.Unparen(guard).(*ast.TypeAssertExpr); ok {
+		onErr = isError(w.a.typeOf(ta.X))
+	}
 	inner, brk, _ := w.nested(sc, false)
 	var out []*path
 	for _, c := range s.Body.List {
