@@ -35,6 +35,8 @@ func (s codeSet) restrict(keep func(int) bool) codeSet {
 	return out
 }
 
+func (s codeSet) empty() bool { return s.bits == [10]uint64{} }
+
 func (s codeSet) hasSuccess() bool {
 	for c := 200; c < 300; c++ {
 		if s.has(c) {

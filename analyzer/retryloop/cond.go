@@ -66,6 +66,9 @@ func (w *walker) cond(e ast.Expr, in []*path, depth int) (t, f []*path) {
 func other(p *path) { p.guard = guardOther }
 
 // split copies the paths into two sets and applies mark to each copy.
+// A mark may find its branch impossible on a path (the error is already
+// known to be nil, no status code is left) and set dead: that copy is
+// dropped.
 func split(in []*path, markT, markF func(*path)) (t, f []*path) {
 	t = make([]*path, 0, len(in))
 	f = make([]*path, 0, len(in))
@@ -77,7 +80,12 @@ func split(in []*path, markT, markF func(*path)) (t, f []*path) {
 		if markF != nil {
 			markF(pf)
 		}
-		t, f = append(t, pt), append(f, pf)
+		if !pt.dead {
+			t = append(t, pt)
+		}
+		if !pf.dead {
+			f = append(f, pf)
+		}
 	}
 	return t, f
 }
@@ -243,6 +251,10 @@ func (w *walker) nilCheck(x ast.Expr, in []*path) (t, f []*path) {
 				p.guard, p.bound = guardBound, BoundContext
 				return
 			}
+			if fact.state != errUnknown && fact.state != s {
+				p.dead = true
+				return
+			}
 			fact.state = s
 			p.errs[key] = fact
 			p.guard = guardError
@@ -268,6 +280,10 @@ func (w *walker) classify(errExpr ast.Expr, open bool, in []*path) (t, f []*path
 			if key != nil {
 				fact := p.errs[key]
 				if !fact.wait {
+					if fact.state == errNil {
+						p.dead = true // errors.Is(nil, X) is false
+						return
+					}
 					fact.state = errNonNil
 					p.errs[key] = fact
 				}
@@ -425,13 +441,13 @@ func (w *walker) codeCheck(x ast.Expr, op token.Token, y ast.Expr, in []*path) (
 	switch {
 	case isGRPCCode(w.a.typeOf(x)):
 		t, f = split(in,
-			func(p *path) { p.grpc = p.grpc.restrict(holds); p.classified, p.guard = true, guardError },
-			func(p *path) { p.grpc = p.grpc.restrict(not); p.classified, p.guard = true, guardError })
+			func(p *path) { p.grpc = p.grpc.restrict(holds); p.classified, p.guard = true, guardError; p.dead = p.grpc.bits == 0 },
+			func(p *path) { p.grpc = p.grpc.restrict(not); p.classified, p.guard = true, guardError; p.dead = p.grpc.bits == 0 })
 		return t, f, true
 	case w.statusExpr(x) && (div > 1 || c >= 100 && c < 600):
 		t, f = split(in,
-			func(p *path) { p.http = p.http.restrict(holds); p.classified, p.guard = true, guardError },
-			func(p *path) { p.http = p.http.restrict(not); p.classified, p.guard = true, guardError })
+			func(p *path) { p.http = p.http.restrict(holds); p.classified, p.guard = true, guardError; p.dead = p.http.empty() },
+			func(p *path) { p.http = p.http.restrict(not); p.classified, p.guard = true, guardError; p.dead = p.http.empty() })
 		return t, f, true
 	}
 	return nil, nil, false

@@ -322,15 +322,23 @@ func (a *checker) recursion(fc *funcCtx) *Loop {
 	}
 	lc := &loopCtx{mode: modeRecursion, start: fc.body.Pos(), end: fc.body.End()}
 	fc.countersIn(lc)
-	// A parameter passed on changed (attempt+1, n-1) counts the attempts.
+	// A parameter passed on changed counts the attempts (attempt+1, n-1);
+	// a duration passed on changed is the next delay, as if assigned:
+	// f(ctx, min(backoff*2, maxDelay)) sets backoff = min(backoff*2, maxDelay).
 	if fd, ok := fc.fn.(*ast.FuncDecl); ok {
 		params := fieldObjs(a, fd.Type.Params)
 		for _, call := range self {
 			for i, arg := range call.Args {
-				if i < len(params) && params[i] != nil {
-					if id, ok := ast.Unparen(arg).(*ast.Ident); !ok || a.info().ObjectOf(id) != params[i] {
-						lc.counters[params[i]] = true
-					}
+				if i >= len(params) || params[i] == nil {
+					continue
+				}
+				if id, ok := ast.Unparen(arg).(*ast.Ident); ok && a.info().ObjectOf(id) == params[i] {
+					continue
+				}
+				if isDuration(params[i].Type()) {
+					fc.assigns[params[i]] = append(fc.assigns[params[i]], assignment{tok: token.ASSIGN, rhs: arg, pos: call.Pos()})
+				} else {
+					lc.counters[params[i]] = true
 				}
 			}
 		}

@@ -54,6 +54,7 @@ type path struct {
 	// nil here: leaving on this path may be leaving on success.
 	maybeOK bool
 	waits   []*Wait
+	dead    bool // the branch that led here cannot be taken
 }
 
 func newPath() *path {

@@ -336,3 +336,31 @@ func (a *API) FreshWait(ctx context.Context) error {
 	}
 	return ErrUnavailable
 }
+
+// A recursive retry passes its next delay on, capped.
+func (a *API) Recursive(ctx context.Context, backoff time.Duration, left int) error {
+	err := a.fetch(ctx)
+	if err == nil || left == 0 || !errors.Is(err, ErrUnavailable) {
+		return err
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(jitter(backoff)):
+	}
+	return a.Recursive(ctx, min(backoff*2, a.max), left-1)
+}
+
+// The same without the cap grows without bound.
+func (a *API) RecursiveUncapped(ctx context.Context, backoff time.Duration, left int) error {
+	err := a.fetch(ctx)
+	if err == nil || left == 0 || !errors.Is(err, ErrUnavailable) {
+		return err
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(jitter(backoff)): // want `no-cap: retry wait \(jitter\(backoff\)\) grows`
+	}
+	return a.RecursiveUncapped(ctx, backoff*2, left-1)
+}

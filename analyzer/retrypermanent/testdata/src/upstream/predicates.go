@@ -167,3 +167,24 @@ func (c *Client) BreakerGivesUp(ctx context.Context, sku string) error {
 	}
 	return err
 }
+
+// Only 503 goes round: the error check and the status check exclude each
+// other, so no path retries a 400.
+func (c *Client) OnlyUnavailable(ctx context.Context, req *http.Request) (*http.Response, error) {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		var resp *http.Response
+		resp, err = c.hc.Do(req)
+		if err == nil && resp.StatusCode == http.StatusOK {
+			return resp, nil
+		}
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusServiceUnavailable {
+				return nil, errors.New(resp.Status)
+			}
+		}
+		_ = pause(ctx, attempt)
+	}
+	return nil, err
+}
