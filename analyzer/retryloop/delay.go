@@ -215,7 +215,7 @@ func (a *checker) returnsDurationFirst(call *ast.CallExpr) bool {
 // with a limit and then sets it or leaves: if d > max { d = max }.
 func (a *checker) capGuard(dc *delayCtx, obj types.Object) bool {
 	for _, s := range dc.fc.ifs {
-		if !dc.inRegion(s.Pos()) || !a.compares(s.Cond, obj) {
+		if !dc.inRegion(s.Pos()) || !a.compares(s.Cond, obj) && !a.comparesThroughInit(s, obj) {
 			continue
 		}
 		acts := false
@@ -233,6 +233,21 @@ func (a *checker) capGuard(dc *delayCtx, obj types.Object) bool {
 			return !acts
 		})
 		if acts {
+			return true
+		}
+	}
+	return false
+}
+
+// comparesThroughInit reports whether an if orders a value its init
+// computed from obj: if d := time.Since(start) + delay; d >= limit.
+func (a *checker) comparesThroughInit(s *ast.IfStmt, obj types.Object) bool {
+	as, ok := s.Init.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != len(as.Rhs) {
+		return false
+	}
+	for i, l := range as.Lhs {
+		if v := objOfExpr(a, l); v != nil && a.mentions(as.Rhs[i], obj) && a.compares(s.Cond, v) {
 			return true
 		}
 	}

@@ -364,3 +364,22 @@ func (a *API) RecursiveUncapped(ctx context.Context, backoff time.Duration, left
 	}
 	return a.RecursiveUncapped(ctx, backoff*2, left-1)
 }
+
+// The growth stops at a deadline that counts the next wait in.
+func (a *API) UntilDeadline(ctx context.Context, limit time.Duration) error {
+	var start time.Time
+	next := time.Millisecond
+	for {
+		err := a.fetch(ctx)
+		if !errors.Is(err, ErrUnavailable) {
+			return err
+		}
+		if start.IsZero() {
+			start = time.Now()
+		} else if d := time.Since(start) + next; d >= limit {
+			return err
+		}
+		time.Sleep(next)
+		next += rand.N(next)
+	}
+}
