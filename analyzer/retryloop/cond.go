@@ -363,7 +363,7 @@ func (w *walker) inspectsFailure(call *ast.CallExpr) bool {
 				return false
 			}
 			if e, ok := n.(ast.Expr); ok {
-				if t := w.a.typeOf(e); t != nil && (isError(t) || isGRPCCode(t)) {
+				if t := w.a.typeOf(e); t != nil && (isError(t) || isGRPCCode(t) || hasStatusCode(t)) {
 					found = true
 				}
 				if w.statusExpr(e) {

@@ -24,7 +24,7 @@ func (w *walker) codePredicate(fn *types.Func, call *ast.CallExpr, in []*path) (
 	}
 	arg := call.Args[0]
 	grpc := isGRPCCode(w.a.typeOf(arg))
-	if !grpc && !w.statusExpr(arg) {
+	if !grpc && !w.statusExpr(arg) && !hasStatusCode(w.a.typeOf(arg)) {
 		return nil, nil, false
 	}
 	limit := 600
@@ -213,6 +213,11 @@ func (a *checker) evalInt(e ast.Expr, param types.Object, v int64) (int64, bool)
 		if a.info().ObjectOf(e) == param {
 			return v, true
 		}
+	case *ast.SelectorExpr:
+		// shouldRetry(resp *http.Response): resp.StatusCode
+		if id, ok := ast.Unparen(e.X).(*ast.Ident); ok && a.info().ObjectOf(id) == param && e.Sel.Name == "StatusCode" {
+			return v, true
+		}
 	case *ast.BinaryExpr:
 		if e.Op == token.QUO {
 			x, ok1 := a.evalInt(e.X, param, v)
@@ -372,4 +377,25 @@ func (a *checker) tableLiteral(obj types.Object) *ast.CompositeLit {
 		}
 	}
 	return nil
+}
+
+// hasStatusCode reports whether t is a response with an integer
+// StatusCode field, such as *http.Response.
+func hasStatusCode(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if ptr, ok := t.Underlying().(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if f := st.Field(i); f.Name() == "StatusCode" && isInteger(f.Type()) {
+			return true
+		}
+	}
+	return false
 }

@@ -188,3 +188,53 @@ func (c *Client) OnlyUnavailable(ctx context.Context, req *http.Request) (*http.
 	}
 	return nil, err
 }
+
+// shouldRetry looks at the response: 429 and 5xx gateways only.
+func shouldRetry(resp *http.Response) bool {
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable:
+		return true
+	}
+	return false
+}
+
+// retryAuth also retries 401 through the response.
+func retryAuth(resp *http.Response) bool {
+	return resp.StatusCode == http.StatusUnauthorized || resp.StatusCode >= 500
+}
+
+func (c *Client) ResponsePredicate(ctx context.Context, req *http.Request) error {
+	for attempt := 0; attempt < 4; attempt++ {
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode < 300 {
+			return nil
+		}
+		if !shouldRetry(resp) {
+			return errors.New(resp.Status)
+		}
+		_ = pause(ctx, attempt)
+	}
+	return errors.New("gave up")
+}
+
+func (c *Client) ResponsePredicateAuth(ctx context.Context, req *http.Request) error {
+	for attempt := 0; attempt < 4; attempt++ { // want `retry-permanent: retry loop retries HTTP 401`
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			return nil
+		}
+		if !retryAuth(resp) {
+			return errors.New(resp.Status)
+		}
+		_ = pause(ctx, attempt)
+	}
+	return errors.New("gave up")
+}
