@@ -495,6 +495,7 @@ func (gi *graphIndex) chain(st *dpState, r *topology.Component, v int) *Chain {
 			for _, e := range edges {
 				nodes = append(nodes, gi.idx[e.From])
 			}
+			nodes = append(nodes, v) // the target may be the one in the cycle
 			for _, x := range nodes {
 				if id := gi.scc[x]; gi.pumping[id] {
 					cyc := Cycle{Edges: gi.cycleThrough(x)}

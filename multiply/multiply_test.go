@@ -3,6 +3,7 @@ package multiply
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/retrylint/retrylint/topology"
@@ -109,6 +110,18 @@ func TestCycleUnbounded(t *testing.T) {
 	}
 	if got, want := w.Formula(), "(1+1)×∞ (retry cycle b → c → b) = unbounded"; got != want {
 		t.Errorf("formula %q, want %q", got, want)
+	}
+	// A component reached without a retrying edge on the way, but that sits
+	// in the cycle itself, names the cycle too.
+	d := &topology.Component{Name: "d", Kind: topology.KindApp}
+	g = topology.NewGraph([]*topology.Component{a, b, c, d}, []*topology.Edge{
+		{From: d, To: b, Call: &topology.Call{Predicate: any}},
+		{From: b, To: c, Call: &topology.Call{Predicate: any}},
+		{From: c, To: b, Call: &topology.Call{Retries: 2, Predicate: any}},
+	})
+	res = Compute(g)
+	if w := res.Worst[b]; !w.Count.Unbounded || !strings.Contains(w.Formula(), "retry cycle") {
+		t.Errorf("b = %v with formula %q: want unbounded, naming the retry cycle", w.Count, w.Formula())
 	}
 }
 
