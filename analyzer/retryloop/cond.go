@@ -440,14 +440,10 @@ func (w *walker) codeCheck(x ast.Expr, op token.Token, y ast.Expr, in []*path) (
 	not := func(code int) bool { return !holds(code) }
 	switch {
 	case isGRPCCode(w.a.typeOf(x)):
-		t, f = split(in,
-			func(p *path) { p.grpc = p.grpc.restrict(holds); p.classified, p.guard = true, guardError; p.dead = p.grpc.bits == 0 },
-			func(p *path) { p.grpc = p.grpc.restrict(not); p.classified, p.guard = true, guardError; p.dead = p.grpc.bits == 0 })
+		t, f = split(in, narrowCodes(holds, true), narrowCodes(not, true))
 		return t, f, true
 	case w.statusExpr(x) && (div > 1 || c >= 100 && c < 600):
-		t, f = split(in,
-			func(p *path) { p.http = p.http.restrict(holds); p.classified, p.guard = true, guardError; p.dead = p.http.empty() },
-			func(p *path) { p.http = p.http.restrict(not); p.classified, p.guard = true, guardError; p.dead = p.http.empty() })
+		t, f = split(in, narrowCodes(holds, false), narrowCodes(not, false))
 		return t, f, true
 	}
 	return nil, nil, false
@@ -505,4 +501,22 @@ func (w *walker) derivedFromFailure(e ast.Expr, depth int) bool {
 		return true
 	})
 	return found
+}
+
+// narrowCodes marks a path on which the failure is known to carry an HTTP
+// status (or, with grpc, a gRPC code) for which keep holds: a classified
+// failure, not a breaker-open error, and an impossible path when no code is
+// left.
+func narrowCodes(keep func(int) bool, grpc bool) func(*path) {
+	return func(p *path) {
+		p.classified, p.guard = true, guardError
+		p.breakerExcluded = true
+		if grpc {
+			p.grpc = p.grpc.restrict(keep)
+			p.dead = p.grpc.bits == 0
+		} else {
+			p.http = p.http.restrict(keep)
+			p.dead = p.http.empty()
+		}
+	}
 }

@@ -41,18 +41,7 @@ func (w *walker) codePredicate(fn *types.Func, call *ast.CallExpr, in []*path) (
 	}
 	holds := func(c int) bool { return c < limit && yes[c] }
 	not := func(c int) bool { return !holds(c) }
-	mark := func(keep func(int) bool) func(*path) {
-		return func(p *path) {
-			p.classified, p.guard = true, guardError
-			if grpc {
-				p.grpc = p.grpc.restrict(keep)
-			} else {
-				p.http = p.http.restrict(keep)
-			}
-			p.breakerExcluded = true
-		}
-	}
-	t, f = split(in, mark(holds), mark(not))
+	t, f = split(in, narrowCodes(holds, grpc), narrowCodes(not, grpc))
 	return t, f, true
 }
 
@@ -337,18 +326,7 @@ func (w *walker) codeTable(ix *ast.IndexExpr, in []*path) (t, f []*path, ok bool
 	}
 	holds := func(c int) bool { return c >= 0 && c < 600 && yes[c] }
 	not := func(c int) bool { return !holds(c) }
-	mark := func(keep func(int) bool) func(*path) {
-		return func(p *path) {
-			p.classified, p.guard = true, guardError
-			p.breakerExcluded = true
-			if grpc {
-				p.grpc = p.grpc.restrict(keep)
-			} else {
-				p.http = p.http.restrict(keep)
-			}
-		}
-	}
-	t, f = split(in, mark(holds), mark(not))
+	t, f = split(in, narrowCodes(holds, grpc), narrowCodes(not, grpc))
 	return t, f, true
 }
 
