@@ -67,25 +67,13 @@ func (a *checker) newFuncCtx(fn ast.Node, body *ast.BlockStmt) *funcCtx {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for i, l := range n.Lhs {
-				var rhs ast.Expr
-				if len(n.Rhs) == len(n.Lhs) {
-					rhs = n.Rhs[i]
-				} else if len(n.Rhs) == 1 {
-					rhs = n.Rhs[0]
-				}
-				add(l, assignment{tok: n.Tok, rhs: rhs, pos: n.Pos()})
+				add(l, assignment{tok: n.Tok, rhs: rhsOf(len(n.Lhs), n.Rhs, i), pos: n.Pos()})
 			}
 		case *ast.IncDecStmt:
 			add(n.X, assignment{tok: n.Tok, pos: n.Pos()})
 		case *ast.ValueSpec:
 			for i, name := range n.Names {
-				var rhs ast.Expr
-				if len(n.Values) == len(n.Names) {
-					rhs = n.Values[i]
-				} else if len(n.Values) == 1 {
-					rhs = n.Values[0]
-				}
-				add(name, assignment{tok: token.DEFINE, rhs: rhs, pos: name.Pos()})
+				add(name, assignment{tok: token.DEFINE, rhs: rhsOf(len(n.Names), n.Values, i), pos: name.Pos()})
 			}
 		case *ast.RangeStmt:
 			if n.Key != nil {
@@ -112,6 +100,18 @@ func (a *checker) newFuncCtx(fn ast.Node, body *ast.BlockStmt) *funcCtx {
 		return true
 	})
 	return fc
+}
+
+// rhsOf returns what the i-th of n left-hand sides is assigned: its own
+// expression, or the one call whose results are spread over all of them.
+func rhsOf(n int, rhs []ast.Expr, i int) ast.Expr {
+	switch {
+	case len(rhs) == n:
+		return rhs[i]
+	case len(rhs) == 1:
+		return rhs[0]
+	}
+	return nil
 }
 
 // boolDef returns the expression a boolean variable was last set to before
