@@ -1,0 +1,3 @@
+module platform
+
+go 1.26

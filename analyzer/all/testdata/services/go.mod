@@ -1,0 +1,3 @@
+module services
+
+go 1.26
