@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -71,11 +70,7 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	cfg, err := flags.gate.loadConfig(dir)
+	dir, cfg, err := flags.gate.workConfig()
 	if err != nil {
 		return err
 	}

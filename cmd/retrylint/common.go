@@ -252,14 +252,20 @@ func (g *gateFlags) validate() error {
 	return nil
 }
 
-// loadConfig reads the configuration of the run in dir: --config, or the
-// file found upward from dir, or none.
-func (g *gateFlags) loadConfig(dir string) (*config.Config, error) {
+// workConfig returns the working directory and the configuration of the
+// run there: --config, or .retrylint.yaml found upward, or none. Every
+// command starts with both.
+func (g *gateFlags) workConfig() (string, *config.Config, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", nil, err
+	}
 	known := make(map[string]bool)
 	for _, r := range catalogue() {
 		known[r.Name] = true
 	}
-	return config.Load(g.config, dir, config.Options{KnownRule: func(rule string) bool { return known[rule] }})
+	cfg, err := config.Load(g.config, wd, config.Options{KnownRule: func(rule string) bool { return known[rule] }})
+	return wd, cfg, err
 }
 
 // apply adapts the findings of res to the project: the configuration's

@@ -76,11 +76,7 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	cfg, err := f.gate.loadConfig(wd)
+	wd, cfg, err := f.gate.workConfig()
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -64,11 +63,7 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 	if f.budget < 0 {
 		return fmt.Errorf("--budget: want a positive number, got %d", f.budget)
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	cfg, err := f.gate.loadConfig(wd)
+	wd, cfg, err := f.gate.workConfig()
 	if err != nil {
 		return err
 	}
