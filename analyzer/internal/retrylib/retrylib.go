@@ -1,0 +1,123 @@
+// Package retrylib reads calls into known retry libraries as retry layers:
+// how many attempts they make, how they wait between them, what they
+// retry and whether cancellation stops them, with each library's
+// documented defaults where the code configures nothing.
+//
+// The retry-loop model (analyzer/retryloop) turns every Retrier found here
+// into a retry loop, so every code rule applies to a library's
+// configuration as it applies to a hand-written loop.
+//
+// Libraries are recognised by the import path of the called function's
+// package, after any vendor/ prefix: exact type identity, no name matching.
+package retrylib
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+)
+
+// Retrier is one call that runs an operation with retries, as a library
+// does it.
+type Retrier struct {
+	// Library is the import path of the library (no vendor/ prefix),
+	// e.g. "github.com/cenkalti/backoff/v4".
+	Library string
+	// Call is the call that runs the retries: backoff.Retry(op, b),
+	// retry.Do(f, opts...), wait.ExponentialBackoff(b, cond), or the
+	// client.Do(req) of a retrying HTTP client.
+	Call *ast.CallExpr
+	// Op is the operation retried: a function literal or function value
+	// given to the library; nil when the library retries a request of its
+	// own (a retrying HTTP client, a gRPC channel).
+	Op ast.Expr
+	// Attempts is the most attempts in all, the first one included, when
+	// the configuration bounds them; 0 when no attempt limit applies.
+	Attempts int
+	// Deadline reports whether an elapsed-time limit stops the retries
+	// (cenkalti MaxElapsedTime, sethvargo WithMaxDuration, a timeout).
+	Deadline bool
+	// Context reports whether a context (not context.Background/TODO) ends
+	// the retries and the waits between them.
+	Context bool
+	// Waits reports whether the library waits between attempts at all.
+	Waits bool
+	// Delay is the shape of the wait between attempts.
+	Delay Delay
+	// DelayAt is the expression that configures the wait (the back-off
+	// value or option), or Call when the defaults apply. Findings about
+	// the wait are reported on it.
+	DelayAt ast.Expr
+	// Classified reports whether only some errors are retried: a retry
+	// predicate that inspects the error (retry.RetryIf, retry.OnError's
+	// retriable, a CheckRetry policy), or an operation that marks
+	// permanent failures (backoff.Permanent, retry.Unrecoverable, returning
+	// without retry.RetryableError).
+	Classified bool
+	// Permanent lists failures that cannot succeed yet are retried, in the
+	// words of retryloop.Loop.Permanent ("HTTP 400, 401", "gRPC NotFound").
+	Permanent []string
+	// Fresh reports a back-off value created on every round of the loop
+	// that uses it (inside the loop body, or inside the operation): its
+	// delay never grows. FreshAt is where it is created.
+	Fresh   bool
+	FreshAt ast.Expr
+}
+
+// Delay is the shape of a library's wait between attempts.
+type Delay struct {
+	Grows  bool // grows with the attempt (exponential, linear)
+	Random bool // randomised (jitter)
+	Capped bool // clamped by a maximum, or the schedule is finite and short
+	// Value is the constant wait as written ("1s", "interval") when the
+	// wait does not change; "" otherwise.
+	Value string
+}
+
+// Constant reports whether the wait is the same on every attempt.
+func (d Delay) Constant() bool { return !d.Grows && !d.Random }
+
+// Finder recognises calls into one library. It returns nil for a call that
+// is not a retry of that library (a constructor, an option, another API).
+type Finder func(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.BlockStmt) *Retrier
+
+// finders maps the import path of a library package to its finder.
+var finders = map[string]Finder{
+	"github.com/cenkalti/backoff/v4":         cenkaltiV4,
+	"github.com/cenkalti/backoff/v5":         cenkaltiV5,
+	"github.com/avast/retry-go/v4":           retryGo,
+	"github.com/sethvargo/go-retry":          sethvargo,
+	"github.com/grafana/dskit/backoff":       dskit,
+	"github.com/googleapis/gax-go/v2":        gax,
+	"github.com/hashicorp/go-retryablehttp":  retryablehttp,
+	"k8s.io/apimachinery/pkg/util/wait":      k8sWait,
+	"k8s.io/client-go/util/retry":            clientgoRetry,
+	"github.com/aws/aws-sdk-go-v2/aws/retry": awsRetry,
+	"github.com/aws/aws-sdk-go-v2/aws":       awsRetry,
+	"github.com/aws/aws-sdk-go-v2/config":    awsRetry,
+	"google.golang.org/grpc":                 grpcServiceConfig,
+}
+
+// Find returns the retrier a call runs, or nil. enclosing is the body of
+// the function holding the call, where the library's configuration is
+// looked up (b := backoff.NewExponentialBackOff(); b.MaxElapsedTime = 0).
+func Find(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.BlockStmt) *Retrier {
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	f := finders[Path(fn.Pkg())]
+	if f == nil {
+		return nil
+	}
+	return f(info, call, fn, enclosing)
+}
+
+// Path returns a package's import path without a vendor/ prefix.
+func Path(pkg *types.Package) string {
+	p := pkg.Path()
+	if i := strings.LastIndex(p, "/vendor/"); i >= 0 {
+		return p[i+len("/vendor/"):]
+	}
+	return strings.TrimPrefix(p, "vendor/")
+}
+
