@@ -120,4 +120,3 @@ func Path(pkg *types.Package) string {
 	}
 	return strings.TrimPrefix(p, "vendor/")
 }
-
