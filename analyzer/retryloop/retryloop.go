@@ -1,15 +1,19 @@
 package retryloop
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 )
 
 // IncludeTests makes the analysis look at _test.go files too.
@@ -109,6 +113,11 @@ type Loop struct {
 	Permanent []string
 	// Context is a context.Context in scope of the loop, nil if none.
 	Context *types.Var
+	// Attempts is the most attempts the loop makes, the first included,
+	// when a constant bounds them; 0 when unknown or unbounded.
+	Attempts int
+	// Library is the library call a FormLibrary loop stands for.
+	Library *retrylib.Retrier
 }
 
 // WaitKind is how a wait is written.
@@ -139,6 +148,9 @@ type Wait struct {
 	// ContextAware reports whether the wait ends early when the context is
 	// cancelled (a select on ctx.Done(), or a helper that does so).
 	ContextAware bool
+	// Fresh reports a library back-off created anew on every attempt: it
+	// waits its first interval every time and never grows.
+	Fresh bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -160,7 +172,9 @@ func run(pass *analysis.Pass) (any, error) {
 			return
 		}
 		res.Loops = append(res.Loops, a.function(n, body)...)
+		res.Loops = append(res.Loops, a.libraryLoops(n, body)...)
 	})
+	slices.SortStableFunc(res.Loops, func(x, y *Loop) int { return cmp.Compare(x.Pos, y.Pos) })
 	return res, nil
 }
 
