@@ -423,12 +423,17 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 		}
 	}
 	if !leaves {
-		return nil
+		// No success leaves: a retry only if the failure path waits and
+		// the success path goes round without waiting (reconnect).
+		ops, failing = a.reconnect(w)
+		if len(ops) == 0 {
+			return nil
+		}
 	}
 	if a.failover(w.fc, w.lc, ops) {
 		return nil
 	}
-	l := &Loop{Form: form, Node: node, Pos: pos, Func: w.fc.fn, Ops: ops}
+	l := &Loop{Form: form, Node: node, Pos: pos, Func: w.fc.fn, Ops: ops, Reconnect: !leaves}
 	if node == nil {
 		l.Node = w.fc.fn
 	}

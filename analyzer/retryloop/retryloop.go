@@ -113,6 +113,13 @@ type Loop struct {
 	Permanent []string
 	// Context is a context.Context in scope of the loop, nil if none.
 	Context *types.Var
+	// ContextExpr is how the loop's code reaches Context: "ctx", or
+	// "s.ctx" for a field of the method's receiver.
+	ContextExpr string
+	// Reconnect reports a loop whose success path goes round too (a
+	// watch, stream, subscription or supervisor loop) while its failure
+	// path waits before going round: it reconnects rather than gives up.
+	Reconnect bool
 	// Attempts is the most attempts the loop makes, the first included,
 	// when a constant bounds them; 0 when unknown or unbounded.
 	Attempts int

@@ -37,8 +37,12 @@ var describe = &analysis.Analyzer{
 			for _, op := range l.Ops {
 				ops = append(ops, types.ExprString(op.Fun))
 			}
-			pass.Reportf(l.Pos, "%s op=%s bound=%s classified=%v waits=[%s] ctx=%s permanent=[%s]",
-				l.Form, strings.Join(ops, ","), bound, l.Classified, strings.Join(waits, " "), ctx, strings.Join(l.Permanent, "; "))
+			shape := ""
+			if l.Reconnect {
+				shape = " reconnect"
+			}
+			pass.Reportf(l.Pos, "%s op=%s bound=%s classified=%v waits=[%s] ctx=%s permanent=[%s]%s",
+				l.Form, strings.Join(ops, ","), bound, l.Classified, strings.Join(waits, " "), ctx, strings.Join(l.Permanent, "; "), shape)
 		}
 		return nil, nil
 	},

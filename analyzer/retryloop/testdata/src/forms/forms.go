@@ -133,7 +133,18 @@ func Permanent() (*http.Response, error) {
 	return nil, errors.New("gave up")
 }
 
-// Not retry loops: no error, failure leaves, success does not leave.
+// Reconnect: the success path goes round too, the failure path waits first.
+func Reconnect() {
+	for { // want `for-infinite op=op bound=none classified=false waits=\[time.Sleep\(const\)\] ctx=- permanent=\[\] reconnect`
+		if err := op(); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		println("processed one more")
+	}
+}
+
+// Not retry loops: no error, failure leaves, both paths wait alike.
 func NotRetries(ready func() bool, items []string) {
 	for !ready() {
 		time.Sleep(time.Second)
@@ -146,9 +157,8 @@ func NotRetries(ready func() bool, items []string) {
 	}
 	for {
 		if err := op(); err != nil {
-			time.Sleep(time.Second)
-			continue
+			println("failed, again on the next tick")
 		}
-		println("processed one more")
+		time.Sleep(time.Second)
 	}
 }

@@ -1,0 +1,232 @@
+// Package reconnect holds watch, stream, subscription and supervisor
+// loops: the success path goes round too, and only some of them wait
+// after a failure in a way that storms the dependency.
+package reconnect
+
+import (
+	"context"
+	"errors"
+	"log"
+	"math/rand/v2"
+	"net"
+	"time"
+)
+
+// Event is a change notification.
+type Event struct {
+	Key   string
+	Value []byte
+}
+
+// Stream delivers the events of one watch until it breaks.
+type Stream interface {
+	Recv() (*Event, error)
+	Close() error
+}
+
+// Store is a key-value store with watches.
+type Store interface {
+	Watch(ctx context.Context, prefix string) (Stream, error)
+}
+
+const retryInterval = 2 * time.Second
+
+// Cache mirrors a prefix of the store.
+type Cache struct {
+	store  Store
+	prefix string
+	items  map[string][]byte
+}
+
+func (c *Cache) consume(s Stream) {
+	defer s.Close()
+	for {
+		ev, err := s.Recv()
+		if err != nil {
+			return
+		}
+		c.items[ev.Key] = ev.Value
+	}
+}
+
+// Run keeps the watch open for the life of the process: when the store
+// goes down, every replica re-watches on the same two-second clock, and
+// nothing ends the loop once ctx is cancelled.
+func (c *Cache) Run(ctx context.Context) {
+	for { // want `unbounded-retry: `
+		s, err := c.store.Watch(ctx, c.prefix)
+		if err != nil {
+			log.Printf("watch %s: %v", c.prefix, err)
+			time.Sleep(retryInterval) // want `fixed-sleep: ` `sleep-ignores-context: `
+			continue
+		}
+		c.consume(s)
+	}
+}
+
+// RunUntilDone ends with ctx, but still re-watches in lock-step.
+func (c *Cache) RunUntilDone(ctx context.Context) error {
+	for {
+		s, err := c.store.Watch(ctx, c.prefix)
+		if err != nil {
+			log.Printf("watch %s: %v", c.prefix, err)
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(retryInterval): // want `fixed-sleep: `
+			}
+			continue
+		}
+		c.consume(s)
+	}
+}
+
+// Subscriber holds a broker subscription.
+type Subscriber struct {
+	Dial   func(ctx context.Context) (net.Conn, error)
+	Handle func(net.Conn) error
+	stop   chan struct{}
+}
+
+// Loop redials with a doubling delay that nothing randomises or caps.
+func (s *Subscriber) Loop(ctx context.Context) {
+	delay := 100 * time.Millisecond
+	for {
+		conn, err := s.Dial(ctx)
+		if err != nil {
+			select {
+			case <-s.stop:
+				return
+			case <-time.After(delay): // want `no-jitter: ` `no-cap: `
+			}
+			delay *= 2
+			continue
+		}
+		delay = 100 * time.Millisecond
+		_ = s.Handle(conn)
+	}
+}
+
+// Supervise restarts a worker that returns, waiting only after it failed.
+func Supervise(run func() error) {
+	for { // want `unbounded-retry: `
+		if err := run(); err != nil {
+			log.Printf("worker exited: %v; restarting", err)
+			time.Sleep(5 * time.Second) // want `fixed-sleep: `
+			continue
+		}
+		log.Printf("worker finished; starting again")
+	}
+}
+
+// --- must not be flagged ---
+
+// RunJittered backs off with full jitter and a cap, and ends with ctx.
+func (c *Cache) RunJittered(ctx context.Context) error {
+	backoff := 100 * time.Millisecond
+	for {
+		s, err := c.store.Watch(ctx, c.prefix)
+		if err != nil {
+			t := time.NewTimer(rand.N(backoff))
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return ctx.Err()
+			case <-t.C:
+			}
+			backoff = min(2*backoff, 30*time.Second)
+			continue
+		}
+		backoff = 100 * time.Millisecond
+		c.consume(s)
+	}
+}
+
+// Periodic syncs on a fixed clock whatever the outcome: both paths wait
+// alike, so it is a daemon, not a retry.
+func (c *Cache) Periodic(ctx context.Context, sync func(context.Context) error) {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		if err := sync(ctx); err != nil {
+			log.Printf("sync: %v", err)
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Poll waits after a failure and after a success: periodic too.
+func Poll(ctx context.Context, fetch func(context.Context) ([]byte, error), apply func([]byte)) {
+	for ctx.Err() == nil {
+		b, err := fetch(ctx)
+		if err != nil {
+			log.Printf("poll: %v", err)
+			time.Sleep(30 * time.Second)
+			continue
+		}
+		apply(b)
+		time.Sleep(time.Minute)
+	}
+}
+
+// Serve accepts connections; backing off after a failed accept (too many
+// open files) serves clients, it does not retry a dependency.
+func Serve(l net.Listener, handle func(net.Conn)) error {
+	for {
+		conn, err := l.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return err
+			}
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		go handle(conn)
+	}
+}
+
+// ServeTCP accepts through a concrete listener type.
+func ServeTCP(l *net.TCPListener, handle func(net.Conn)) {
+	for {
+		conn, err := l.AcceptTCP()
+		if err != nil {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		go handle(conn)
+	}
+}
+
+// Replay moves on to the next segment whatever happens: iteration over
+// items, not a retry.
+func Replay(first, last int, replay func(seg int) error) {
+	for seg := first; seg <= last; seg++ {
+		if err := replay(seg); err != nil {
+			log.Printf("segment %d: %v", seg, err)
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		log.Printf("segment %d replayed", seg)
+	}
+}
+
+// Heartbeat beats on a ticker; a missed beat waits the same tick.
+func Heartbeat(ctx context.Context, beat func(context.Context) error) {
+	t := time.NewTicker(10 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if err := beat(ctx); err != nil {
+			log.Printf("heartbeat: %v", err)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// reconnect finds the operations of a loop whose success path goes round
+// too (a watch, a stream, a subscription, a supervisor) but whose failure
+// path takes a wait that some success path does not: the loop reconnects
+// after a failure, and every instance that failed together reconnects on
+// the same clock. It returns those operations and their failing rounds,
+// or nothing when the loop is periodic (both paths wait), serves inbound
+// connections, or moves on to the next item each round.
+func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
+	var ops []*ast.CallExpr
+	var failing []*path
+	for _, r := range w.rounds {
+		op := r.p.failedOp()
+		if op == nil || len(r.p.waits) == 0 || !w.roundsWithoutWait(op) {
+			continue
+		}
+		if a.acceptsInbound(op) || a.takesCounter(w.lc, op) {
+			continue
+		}
+		failing = append(failing, r.p)
+		if !containsCall(ops, op) {
+			ops = append(ops, op)
+		}
+	}
+	return ops, failing
+}
+
+// roundsWithoutWait reports whether some path on which op succeeded goes
+// round without any wait.
+func (w *walker) roundsWithoutWait(op *ast.CallExpr) bool {
+	for _, r := range w.rounds {
+		if len(r.p.waits) == 0 && r.p.opSucceeded(op) {
+			return true
+		}
+	}
+	return false
+}
+
+// opSucceeded reports whether op is known to have succeeded on the path.
+func (p *path) opSucceeded(op *ast.CallExpr) bool {
+	for _, f := range p.errs {
+		if f.op == op && !f.wait && f.state == errNil {
+			return true
+		}
+	}
+	return p.last == op && p.http.narrowed && p.http.hasSuccess() && !p.http.has(500)
+}
+
+// acceptsInbound reports whether op accepts an inbound connection
+// (net.Listener's Accept and the like): a server that backs off after a
+// failed accept serves, it does not retry a dependency.
+func (a *checker) acceptsInbound(op *ast.CallExpr) bool {
+	fn := a.callee(op)
+	if fn == nil || len(fn.Name()) < 6 || fn.Name()[:6] != "Accept" {
+		return false
+	}
+	if rt := a.recvType(op); rt != nil && implementsNamed(rt, "net", "Listener") {
+		return true
+	}
+	if t, ok := a.typeOf(op).(*types.Tuple); ok && t.Len() > 0 {
+		return implementsNamed(t.At(0).Type(), "net", "Conn")
+	}
+	return false
+}
+
+// implementsNamed reports whether t implements the interface path.name
+// of a package the current one imports, directly or not.
+func implementsNamed(t types.Type, path, name string) bool {
+	if isNamed(t, path, name) {
+		return true
+	}
+	iface := lookupIface(t, path, name)
+	return iface != nil && (types.Implements(t, iface) || types.Implements(types.NewPointer(t), iface))
+}
+
+// lookupIface finds the interface path.name among the packages the
+// method set of t mentions.
+func lookupIface(t types.Type, path, name string) *types.Interface {
+	ms := types.NewMethodSet(t)
+	for i := 0; i < ms.Len(); i++ {
+		sig, ok := ms.At(i).Type().(*types.Signature)
+		if !ok {
+			continue
+		}
+		for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
+			for j := 0; j < tup.Len(); j++ {
+				n, ok := types.Unalias(tup.At(j).Type()).(*types.Named)
+				if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != path {
+					continue
+				}
+				if obj, ok := n.Obj().Pkg().Scope().Lookup(name).(*types.TypeName); ok {
+					if iface, ok := obj.Type().Underlying().(*types.Interface); ok {
+						return iface
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// takesCounter reports whether op is given a variable the loop advances
+// every round (a segment number, a bucket index): a loop whose success
+// path goes round too then moves on to the next item, it does not retry.
+func (a *checker) takesCounter(lc *loopCtx, op *ast.CallExpr) bool {
+	found := false
+	for _, arg := range op.Args {
+		ast.Inspect(arg, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && lc.counters[a.info().ObjectOf(id)] {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
