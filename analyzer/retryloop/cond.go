@@ -63,7 +63,23 @@ func (w *walker) cond(e ast.Expr, in []*path, depth int) (t, f []*path) {
 
 // other marks a path whose last branch tested something unrelated to the
 // attempt: neither its outcome nor a bound.
-func other(p *path) { p.guard = guardOther }
+func other(p *path) {
+	if p.guard != guardOther {
+		p.outer, p.outerBound, p.hasOuter = p.guard, p.bound, true
+	}
+	p.guard = guardOther
+}
+
+// restoreGuard undoes, on the paths that come out of an if, a test of
+// something unrelated: `if verbose { log }` between a success test and the
+// return it decides does not decide that return.
+func restoreGuard(out []*path) {
+	for _, p := range out {
+		if p.guard == guardOther && p.hasOuter {
+			p.guard, p.bound = p.outer, p.outerBound
+		}
+	}
+}
 
 // split copies the paths into two sets and applies mark to each copy.
 // A mark may find its branch impossible on a path (the error is already
@@ -331,7 +347,11 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 			return t, f
 		}
 		retriesOpen := w.a.predicateRetriesBreaker(fn)
-		t, f = w.classify(errArg, retriesOpen, in)
+		if w.a.trueForNil(fn, call, errArg) {
+			t, f = w.classifyDone(errArg, in)
+		} else {
+			t, f = w.classify(errArg, retriesOpen, in)
+		}
 		// Only a yes/no answer is a predicate; status.FromError(err) and
 		// the like merely unpack the failure.
 		predicate := isBool(w.a.typeOf(call))

@@ -16,6 +16,7 @@ func (w *walker) effects(s ast.Stmt, in []*path, skipRecv bool) []*path {
 			p.waits = append(p.waits, waits...)
 		}
 	}
+	w.closureEffects(s, in)
 	switch s := s.(type) {
 	case *ast.AssignStmt:
 		w.assign(s.Lhs, s.Rhs, in)
@@ -103,6 +104,12 @@ func (w *walker) assignCall(lhs []ast.Expr, idx int, call *ast.CallExpr, in []*p
 		return // the error is discarded: not an operation we can follow
 	}
 	for _, p := range in {
+		// The call failed on this path and runs again: a retry, whose
+		// waits are those taken since (the attempt before came from
+		// before the loop or from the previous round).
+		if prev, ok := p.errs[key]; ok && w.lc.seeded && prev.op == call && prev.state == errNonNil && !prev.wait {
+			w.rounds = append(w.rounds, event{p.clone(), call})
+		}
 		p.last = call
 		p.guard = guardNone
 		p.maybeOK = false
@@ -211,4 +218,47 @@ func (w *walker) objOf(e ast.Expr) types.Object {
 		}
 	}
 	return nil
+}
+
+// closureEffects applies the error assignments of function literals passed
+// to a call in the statement, which runs them before it returns:
+// trace(func() { err = z.Init(ctx) }) performs z.Init for the loop.
+func (w *walker) closureEffects(s ast.Stmt, in []*path) {
+	ast.Inspect(s, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		for _, arg := range call.Args {
+			lit, ok := ast.Unparen(arg).(*ast.FuncLit)
+			if !ok {
+				continue
+			}
+			ast.Inspect(lit.Body, func(m ast.Node) bool {
+				switch m := m.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.AssignStmt:
+					if m.Tok == token.ASSIGN && w.setsOuterError(m.Lhs, lit) {
+						w.assign(m.Lhs, m.Rhs, in)
+					}
+				}
+				return true
+			})
+		}
+		return true
+	})
+}
+
+// setsOuterError reports whether an assignment in a function literal sets
+// an error variable declared outside it.
+func (w *walker) setsOuterError(lhs []ast.Expr, lit *ast.FuncLit) bool {
+	for _, l := range lhs {
+		if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+			if obj := w.info().ObjectOf(id); obj != nil && isError(obj.Type()) && (obj.Pos() < lit.Pos() || obj.Pos() >= lit.End()) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -157,6 +157,11 @@ type loopCtx struct {
 	label      string
 	start, end token.Pos
 	counters   map[types.Object]bool
+	// post is the for statement's post statement, run on every round.
+	post ast.Stmt
+	// seeded: the loop entry carries the outcome of an operation called
+	// before the loop, which the body calls again.
+	seeded bool
 }
 
 func (lc *loopCtx) contains(p token.Pos) bool { return lc.start <= p && p < lc.end }
@@ -186,10 +191,10 @@ func (fc *funcCtx) countersIn(lc *loopCtx) {
 }
 
 func (a *checker) forLoop(fc *funcCtx, s *ast.ForStmt) *Loop {
-	lc := &loopCtx{mode: modeFor, label: fc.labels[s], start: s.Pos(), end: s.End()}
+	lc := &loopCtx{mode: modeFor, label: fc.labels[s], start: s.Pos(), end: s.End(), post: s.Post}
 	fc.countersIn(lc)
 	w := &walker{a: a, fc: fc, lc: lc}
-	in := []*path{newPath()}
+	in := []*path{a.entryPath(fc, lc, s.Body)}
 	if s.Init != nil {
 		in = w.stmt(s.Init, in, scope{})
 	}
@@ -253,7 +258,7 @@ func (a *checker) rangeLoop(fc *funcCtx, s *ast.RangeStmt) *Loop {
 		}
 	}
 	w := &walker{a: a, fc: fc, lc: lc}
-	out := w.stmts(s.Body.List, []*path{newPath()}, scope{})
+	out := w.stmts(s.Body.List, []*path{a.entryPath(fc, lc, s.Body)}, scope{})
 	w.round(out, s.Body)
 	l := a.finish(w, FormRange, s, s.For)
 	if l != nil {
@@ -514,7 +519,7 @@ func (a *checker) failover(fc *funcCtx, lc *loopCtx, ops []*ast.CallExpr) bool {
 					return true
 				})
 			case *ast.Ident:
-				if obj := a.info().ObjectOf(n); obj != nil && !lc.counters[obj] && advances(a, fc, lc, obj) {
+				if obj := a.info().ObjectOf(n); obj != nil && !lc.counters[obj] && advances(a, fc, lc, obj, ops) {
 					found = true
 				}
 			}
@@ -528,13 +533,18 @@ func (a *checker) failover(fc *funcCtx, lc *loopCtx, ops []*ast.CallExpr) bool {
 }
 
 // advances reports whether the loop sets obj from its own value through a
-// call or a field: dir = filepath.Dir(dir), n = n.next.
-func advances(a *checker, fc *funcCtx, lc *loopCtx, obj types.Object) bool {
+// call or a field: dir = filepath.Dir(dir), n = n.next. An operation that
+// hands back the value it was given (tok, err = refresh(ctx, tok)) retries
+// with its own result; it does not move on.
+func advances(a *checker, fc *funcCtx, lc *loopCtx, obj types.Object, ops []*ast.CallExpr) bool {
 	if _, ok := obj.(*types.Var); !ok {
 		return false
 	}
 	for _, as := range fc.assigns[obj] {
 		if !lc.contains(as.pos) || as.tok != token.ASSIGN || as.rhs == nil {
+			continue
+		}
+		if call, ok := ast.Unparen(as.rhs).(*ast.CallExpr); ok && containsCall(ops, call) {
 			continue
 		}
 		switch r := ast.Unparen(as.rhs).(type) {

@@ -2,6 +2,7 @@ package retryloop
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 )
 
@@ -119,4 +120,46 @@ func (a *checker) takesCounter(lc *loopCtx, op *ast.CallExpr) bool {
 		})
 	}
 	return found
+}
+
+// entryPath is the state on entering a loop body. When an error variable
+// set before the loop is set again inside it by a call, the first attempt
+// happened before the loop (err := op(); for err != nil { ...; err = op() }):
+// the entry carries the outcome of that call as if the body's own call had
+// made it, so that a test at the top of the body tests an attempt.
+func (a *checker) entryPath(fc *funcCtx, lc *loopCtx, body *ast.BlockStmt) *path {
+	p := newPath()
+	var seed *ast.CallExpr
+	for obj, list := range fc.assigns {
+		if !isError(obj.Type()) {
+			continue
+		}
+		before := false
+		var inside *ast.CallExpr
+		for _, as := range list {
+			if as.pos < lc.start {
+				before = true
+				continue
+			}
+			if as.pos < body.Pos() || as.pos >= body.End() || as.tok != token.ASSIGN {
+				continue
+			}
+			if call, ok := ast.Unparen(as.rhs).(*ast.CallExpr); ok && a.errorResult(call) >= 0 && !a.isErrorConstructor(call) {
+				if inside == nil || call.Pos() < inside.Pos() {
+					inside = call
+				}
+			}
+		}
+		if before && inside != nil {
+			p.errs[obj] = errFact{op: inside}
+			if seed == nil || inside.Pos() < seed.Pos() {
+				seed = inside
+			}
+		}
+	}
+	if seed != nil {
+		p.last = seed
+		lc.seeded = true
+	}
+	return p
 }

@@ -37,15 +37,20 @@ const (
 // path is what is known along one path through a loop body in one
 // iteration.
 type path struct {
-	errs            map[any]errFact // key: types.Object or *ast.CallExpr
-	last            *ast.CallExpr   // the most recent operation
-	http            codeSet
-	grpc            grpcSet
-	classified      bool
-	guard           guard
-	bound           BoundKind // the kind of the last bound tested
-	breakerOpen     bool      // the failure is known to be a breaker-open error
-	breakerExcluded bool      // the failure is known not to be one
+	errs       map[any]errFact // key: types.Object or *ast.CallExpr
+	last       *ast.CallExpr   // the most recent operation
+	http       codeSet
+	grpc       grpcSet
+	classified bool
+	guard      guard
+	bound      BoundKind // the kind of the last bound tested
+	// outer is the guard before the latest unrelated test, which a
+	// branch that merges back no longer decides (see restoreGuard).
+	outer           guard
+	outerBound      BoundKind
+	hasOuter        bool
+	breakerOpen     bool // the failure is known to be a breaker-open error
+	breakerExcluded bool // the failure is known not to be one
 	// predicated: a predicate the analysis cannot read decided whether
 	// this failure is retried, so the codes left are not known to be.
 	predicated bool
@@ -223,6 +228,7 @@ func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
 		} else {
 			out = append(out, f...)
 		}
+		restoreGuard(out)
 		return out
 	case *ast.SwitchStmt:
 		return w.switchStmt(s, in, sc)
