@@ -147,7 +147,11 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 		if w.errKey(x) == nil && w.errKey(y) != nil {
 			errSide, other = y, x
 		}
-		t, f = w.classify(errSide, w.a.isBreakerOpen(other), in)
+		if w.a.isContextSentinel(other) {
+			t, f = w.contextErrTest(errSide, in)
+		} else {
+			t, f = w.classify(errSide, w.a.isBreakerOpen(other), in)
+		}
 		if op == token.NEQ {
 			t, f = f, t
 		}
@@ -170,7 +174,13 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 	case isTimeish(tx) || isTimeish(ty):
 		return split(in, bounded(BoundDeadline), bounded(BoundDeadline))
 	case isInteger(tx) && isInteger(ty) && !isConst(w, x, y):
-		return split(in, bounded(BoundAttempts), bounded(BoundAttempts))
+		mark := bounded(BoundAttempts)
+		if w.a.keyedCount(x) || w.a.keyedCount(y) {
+			// failures[key] >= max: each item's attempts are limited,
+			// even where the loop goes on with the next item.
+			mark = func(p *path) { p.guard, p.bound, p.keyLimit = guardBound, BoundAttempts, true }
+		}
+		return split(in, mark, mark)
 	case isBool(tx) && isConst(w, y):
 		// done == false and the like
 		if b := constant.BoolVal(w.info().Types[y].Value); (op == token.EQL) == b {
@@ -322,6 +332,8 @@ func (w *walker) classify(errExpr ast.Expr, open bool, in []*path) (t, f []*path
 func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 	fn := w.a.callee(call)
 	switch {
+	case isPkgFunc(fn, "errors", "Is") && len(call.Args) == 2 && w.a.isContextSentinel(call.Args[1]):
+		return w.contextErrTest(call.Args[0], in)
 	case isPkgFunc(fn, "errors", "Is") && len(call.Args) == 2:
 		return w.classify(call.Args[0], w.a.isBreakerOpen(call.Args[1]), in)
 	case isPkgFunc(fn, "errors", "As") && len(call.Args) == 2:
@@ -539,4 +551,19 @@ func narrowCodes(keep func(int) bool, grpc bool) func(*path) {
 			p.dead = p.http.empty()
 		}
 	}
+}
+
+// keyedCount reports whether e reads an integer counter kept per key in a
+// map: attempts[key], c.failures[item.ID].
+func (a *checker) keyedCount(e ast.Expr) bool {
+	ix, ok := ast.Unparen(e).(*ast.IndexExpr)
+	if !ok {
+		return false
+	}
+	t := a.typeOf(ix.X)
+	if t == nil {
+		return false
+	}
+	m, ok := t.Underlying().(*types.Map)
+	return ok && isInteger(m.Elem())
 }

@@ -410,7 +410,7 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 	var ops []*ast.CallExpr
 	var failing []*path
 	for _, r := range w.rounds {
-		if op := r.p.failedOp(); op != nil {
+		if op := r.p.failedOp(); op != nil && !a.localCheck(op) {
 			failing = append(failing, r.p)
 			if !containsCall(ops, op) {
 				ops = append(ops, op)
@@ -460,8 +460,18 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 		}
 	}
 	for _, ev := range append(append([]event(nil), w.rounds...), w.exits...) {
+		if ev.p.keyLimit && l.Bound == BoundNone {
+			l.Bound = BoundAttempts
+		}
+	}
+	for _, ev := range append(append([]event(nil), w.rounds...), w.exits...) {
 		if ev.p.classified {
 			l.Classified = true
+		}
+	}
+	for _, p := range failing {
+		if p.contextErr {
+			l.Classified = true // it retries only the context's own errors
 		}
 	}
 	for _, p := range failing {

@@ -18,7 +18,7 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 	var failing []*path
 	for _, r := range w.rounds {
 		op := r.p.failedOp()
-		if op == nil || len(r.p.waits) == 0 || !w.roundsWithoutWait(op) {
+		if op == nil || a.localCheck(op) || len(r.p.waits) == 0 || !w.roundsWithoutWait(op) {
 			continue
 		}
 		if a.acceptsInbound(op) || a.takesCounter(w.lc, op) {

@@ -60,6 +60,11 @@ type path struct {
 	maybeOK bool
 	waits   []*Wait
 	dead    bool // the branch that led here cannot be taken
+	// contextErr: the failure is known to be the context's own
+	// (context.Canceled or DeadlineExceeded).
+	contextErr bool
+	// keyLimit: the path tested a per-key attempt counter.
+	keyLimit bool
 }
 
 func newPath() *path {
@@ -469,6 +474,12 @@ func (w *walker) selectStmt(s *ast.SelectStmt, in []*path, sc scope) []*path {
 			case w.a.ctxDone(recv):
 				for _, p := range paths {
 					p.guard, p.bound = guardBound, BoundContext
+				}
+			case w.oneShot(recv):
+				// timeout := time.After(d) before the loop: it fires
+				// once, when the retries have run out of time.
+				for _, p := range paths {
+					p.guard, p.bound = guardBound, BoundDeadline
 				}
 			default:
 				if wt := w.recvWait(recv, cc.Comm); wt != nil {

@@ -1,0 +1,230 @@
+// Package bounds holds what ends a retry loop besides an attempt counter
+// in a for statement: the context's own error from the operation, a
+// per-key failure counter, a deadline channel made before the loop — and
+// loops that are not retries at all: local readiness polls and iteration
+// over time buckets.
+package bounds
+
+import (
+	"context"
+	"errors"
+	"log"
+	"math/rand/v2"
+	"os"
+	"time"
+)
+
+// Uploader sends batches to a metrics backend.
+type Uploader struct {
+	send     func(ctx context.Context, batch []byte) error
+	next     func() (string, []byte)
+	requeue  func(id string, batch []byte)
+	failures map[string]int
+}
+
+// ErrRejected is the backend refusing a batch for good.
+var ErrRejected = errors.New("batch rejected")
+
+const maxSendAttempts = 5
+
+// UntilCanceled stops when the send fails with its context's error, so
+// it is bounded; but every other failure is retried unlooked-at, on a
+// fixed clock.
+func (u *Uploader) UntilCanceled(ctx context.Context, batch []byte) error {
+	for { // want `unclassified-retry: `
+		err := u.send(ctx, batch)
+		if err == nil {
+			return nil
+		}
+		if errors.Is(err, context.Canceled) {
+			return err
+		}
+		log.Printf("send: %v", err)
+		time.Sleep(time.Second) // want `fixed-sleep: ` `sleep-ignores-context: `
+	}
+}
+
+// UntilDeadline compares with the sentinel; still no classification.
+func (u *Uploader) UntilDeadline(ctx context.Context, batch []byte) error {
+	for { // want `unclassified-retry: `
+		err := u.send(ctx, batch)
+		if err == nil || err == context.DeadlineExceeded {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(rand.N(2 * time.Second)):
+		}
+	}
+}
+
+// CountsButNeverStops counts failures per batch and never looks at the
+// count.
+func (u *Uploader) CountsButNeverStops(ctx context.Context, id string, batch []byte) {
+	for { // want `unbounded-retry: `
+		err := u.send(ctx, batch)
+		if err == nil {
+			delete(u.failures, id)
+			return
+		}
+		if errors.Is(err, ErrRejected) {
+			return
+		}
+		u.failures[id]++
+		time.Sleep(rand.N(time.Second)) // want `sleep-ignores-context: `
+	}
+}
+
+// ObjectStore is a remote blob store.
+type ObjectStore interface {
+	Stat(ctx context.Context, key string) (int64, error)
+}
+
+// WaitForObject polls a remote store: that is a retry of a dependency.
+func WaitForObject(ctx context.Context, s ObjectStore, key string) int64 {
+	for { // want `unbounded-retry: ` `unclassified-retry: `
+		n, err := s.Stat(ctx, key)
+		if err == nil {
+			return n
+		}
+		time.Sleep(500 * time.Millisecond) // want `fixed-sleep: ` `sleep-ignores-context: `
+	}
+}
+
+// --- must not be flagged ---
+
+// PerKey gives each batch a few attempts, counted in a map.
+func (u *Uploader) PerKey(ctx context.Context, id string, batch []byte) error {
+	for {
+		err := u.send(ctx, batch)
+		if err == nil {
+			delete(u.failures, id)
+			return nil
+		}
+		if errors.Is(err, ErrRejected) {
+			return err
+		}
+		u.failures[id]++
+		if u.failures[id] > maxSendAttempts {
+			delete(u.failures, id)
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(rand.N(time.Second << u.failures[id])):
+		}
+	}
+}
+
+// Pump hands batches on for as long as the process runs; a batch that
+// fails is requeued a few times, counted per batch, then dropped.
+func (u *Uploader) Pump() {
+	for {
+		id, batch := u.next()
+		err := u.send(context.Background(), batch)
+		if err != nil {
+			if errors.Is(err, ErrRejected) {
+				continue
+			}
+			u.failures[id]++
+			if u.failures[id] >= maxSendAttempts {
+				log.Printf("dropping batch %s after %d attempts", id, u.failures[id])
+				delete(u.failures, id)
+				continue
+			}
+			u.requeue(id, batch)
+			time.Sleep(rand.N(200 * time.Millisecond))
+			continue
+		}
+		delete(u.failures, id)
+	}
+}
+
+// WithBudget selects a deadline channel made once before the loop.
+func (u *Uploader) WithBudget(ctx context.Context, batch []byte, budget time.Duration) error {
+	timeout := time.After(budget)
+	for {
+		err := u.send(ctx, batch)
+		if err == nil || errors.Is(err, ErrRejected) {
+			return err
+		}
+		select {
+		case <-timeout:
+			return err
+		case <-time.After(rand.N(time.Second)):
+		}
+	}
+}
+
+// WithTimer does the same with a timer it never resets.
+func (u *Uploader) WithTimer(batch []byte, budget time.Duration) error {
+	deadline := time.NewTimer(budget)
+	defer deadline.Stop()
+	for {
+		err := u.send(context.Background(), batch)
+		if err == nil || errors.Is(err, ErrRejected) {
+			return err
+		}
+		select {
+		case <-deadline.C:
+			return err
+		case <-time.After(rand.N(time.Second)):
+		}
+	}
+}
+
+// CanceledAndClassified ends with the context and retries only what is
+// not rejected.
+func (u *Uploader) CanceledAndClassified(ctx context.Context, batch []byte) error {
+	backoff := 50 * time.Millisecond
+	for {
+		err := u.send(ctx, batch)
+		if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, ErrRejected) {
+			return err
+		}
+		t := time.NewTimer(rand.N(backoff))
+		<-t.C
+		backoff = min(backoff*2, 5*time.Second)
+	}
+}
+
+// WaitForDevice waits for a device node to appear: a local readiness
+// poll, not a retry.
+func WaitForDevice(ctx context.Context, path string) error {
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// WaitForSocket waits for a daemon's socket file, until a deadline.
+func WaitForSocket(path string, budget time.Duration) error {
+	deadline := time.Now().Add(budget)
+	for {
+		_, err := os.Lstat(path)
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Compact walks the time buckets of a range; a bucket that fails is
+// logged and the walk moves on.
+func Compact(ctx context.Context, start, end time.Time, step time.Duration, compact func(context.Context, time.Time) error) {
+	for ts := start; ts.Before(end); ts = ts.Add(step) {
+		if err := compact(ctx, ts); err != nil {
+			log.Printf("bucket %s: %v", ts, err)
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		log.Printf("bucket %s compacted", ts)
+	}
+}

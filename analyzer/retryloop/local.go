@@ -1,0 +1,76 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// localCalls are calls that look at the local machine: a loop that waits
+// until one of them succeeds polls for readiness (a device node appears, a
+// socket file is created), it does not retry a dependency.
+var localCalls = map[string][]string{
+	"os":                     {"Stat", "Lstat", "Open", "OpenFile", "ReadFile", "ReadDir", "Readlink"},
+	"path/filepath":          {"Glob", "EvalSymlinks", "Abs"},
+	"syscall":                {"Stat", "Lstat", "Access", "Open"},
+	"golang.org/x/sys/unix":  {"Stat", "Lstat", "Access", "Open", "Faccessat"},
+	"os/exec":                {"LookPath"},
+	"golang.org/x/sys/linux": {"Stat"},
+}
+
+// localCheck reports whether op only inspects the local machine.
+func (a *checker) localCheck(op *ast.CallExpr) bool {
+	fn := a.callee(op)
+	if fn == nil {
+		return false
+	}
+	if isPkgFunc(fn, funcPath(fn), localCalls[funcPath(fn)]...) {
+		return true
+	}
+	// (*os.File).Stat and friends
+	return recvNamed(fn) != nil && isNamed(recvNamed(fn), "os", "File") && (fn.Name() == "Stat" || fn.Name() == "Readdirnames")
+}
+
+// oneShot reports whether a select case receives from a channel that fires
+// once and was made before the loop: timeout := time.After(d), or a timer
+// the loop never resets. Such a case ends the retries at a deadline; it is
+// not the wait between them.
+func (w *walker) oneShot(recv ast.Expr) bool {
+	switch x := ast.Unparen(recv).(type) {
+	case *ast.Ident:
+		obj := w.info().ObjectOf(x)
+		if obj == nil || !isTimeChan(obj.Type()) {
+			return false
+		}
+		return w.madeBeforeLoop(obj, "After")
+	case *ast.SelectorExpr:
+		if x.Sel.Name != "C" {
+			return false
+		}
+		obj := w.objOf(x.X)
+		if obj == nil || !isNamed(obj.Type(), "time", "Timer") {
+			return false
+		}
+		for _, r := range w.fc.resets[obj] {
+			if w.lc.contains(r.Pos()) {
+				return false
+			}
+		}
+		return w.madeBeforeLoop(obj, "NewTimer")
+	}
+	return false
+}
+
+// madeBeforeLoop reports whether every assignment of obj precedes the loop
+// and one of them calls time.<maker>.
+func (w *walker) madeBeforeLoop(obj types.Object, maker string) bool {
+	made := false
+	for _, as := range w.fc.assigns[obj] {
+		if w.lc.contains(as.pos) {
+			return false
+		}
+		if call, ok := ast.Unparen(as.rhs).(*ast.CallExpr); ok && isPkgFunc(w.a.callee(call), "time", maker) {
+			made = true
+		}
+	}
+	return made
+}
