@@ -17,6 +17,7 @@ type checker struct {
 	decls     map[*types.Func]*ast.FuncDecl
 	summaries map[*types.Func]*summary
 	helpers   map[*ast.FuncDecl]*funcCtx
+	io        map[*types.Func]bool // same-package functions that do I/O
 }
 
 func newAnalysis(pass *analysis.Pass) *checker {

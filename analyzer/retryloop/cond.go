@@ -54,8 +54,15 @@ func (w *walker) cond(e ast.Expr, in []*path, depth int) (t, f []*path) {
 			return w.classify(e.X, e.Type != nil && w.a.isBreakerOpen(e.Type), in)
 		}
 	case *ast.Ident:
+		if t, f, ok := w.flagCond(e, in); ok {
+			return t, f
+		}
 		if rhs := w.fc.boolDef(e, w.info()); rhs != nil && depth < maxCondDepth {
 			return w.cond(rhs, in, depth+1)
+		}
+	case *ast.SelectorExpr:
+		if t, f, ok := w.fieldCond(e, in); ok {
+			return t, f
 		}
 	}
 	return split(in, other, other)
@@ -157,6 +164,13 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 		}
 		return t, f
 	}
+	// len(failed) > 0: a list of the attempts that failed.
+	if t, f, ok := w.listCheck(x, op, y, in); ok {
+		return t, f
+	}
+	if t, f, ok := w.listCheck(y, mirror(op), x, in); ok {
+		return t, f
+	}
 	// Status and gRPC code checks.
 	if t, f, ok := w.codeCheck(x, op, y, in); ok {
 		return t, f
@@ -173,6 +187,8 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 		return w.classify(ast.NewIdent("_"), false, in)
 	case isTimeish(tx) || isTimeish(ty):
 		return split(in, bounded(BoundDeadline), bounded(BoundDeadline))
+	case w.a.lenOfFailureList(w.fc, w.lc, x) || w.a.lenOfFailureList(w.fc, w.lc, y):
+		return split(in, other, other) // what failed, before anything did
 	case isInteger(tx) && isInteger(ty) && !isConst(w, x, y):
 		mark := bounded(BoundAttempts)
 		if w.a.keyedCount(x) || w.a.keyedCount(y) {
@@ -262,6 +278,9 @@ func (w *walker) nilCheck(x ast.Expr, in []*path) (t, f []*path) {
 		return split(in,
 			func(p *path) { p.errs[key] = errFact{op: call, state: errNonNil}; p.guard = guardError },
 			func(p *path) { p.errs[key] = errFact{op: call, state: errNil}; p.guard = guardError })
+	}
+	if t, f, ok := w.handleCheck(x, in); ok {
+		return t, f
 	}
 	key := w.errKey(x)
 	if key == nil {
@@ -377,6 +396,9 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 			p.breakerExcluded = true
 		}
 		return t, f
+	}
+	if isBool(w.a.typeOf(call)) && w.a.doesIO(call) {
+		return w.boolOp(call, in)
 	}
 	return split(in, other, other)
 }

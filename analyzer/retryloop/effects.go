@@ -37,17 +37,21 @@ func (w *walker) effects(s ast.Stmt, in []*path, skipRecv bool) []*path {
 }
 
 func (w *walker) assign(lhs, rhs []ast.Expr, in []*path) {
+	w.forgetValues(lhs, in)
 	if len(rhs) == 1 {
 		if call, ok := ast.Unparen(rhs[0]).(*ast.CallExpr); ok {
 			if idx := w.a.errorResult(call); idx >= 0 && idx < len(lhs) {
 				w.assignCall(lhs, idx, call, in)
+				w.valueFacts(lhs, call, in, true)
 				return
 			}
+			w.valueFacts(lhs, call, in, false)
 		}
 	}
 	if len(lhs) != len(rhs) {
 		return
 	}
+	w.listFacts(lhs, rhs, in)
 	for i, l := range lhs {
 		key := w.errKey(l)
 		if key == nil {

@@ -208,7 +208,7 @@ func (a *checker) forLoop(fc *funcCtx, s *ast.ForStmt) *Loop {
 	w.round(out, s.Body)
 	// The condition is tested again after a round: a loop like
 	// `for err != nil` or `for !done` is left there on success.
-	if s.Cond != nil && a.condTracksOutcome(fc, s.Body, s.Cond) {
+	if s.Cond != nil && (a.condTracksOutcome(fc, s.Body, s.Cond) || a.condCountsFailures(fc, lc, s.Cond)) {
 		var again []*path
 		for _, r := range w.rounds {
 			again = append(again, r.p.clone())
@@ -219,7 +219,15 @@ func (a *checker) forLoop(fc *funcCtx, s *ast.ForStmt) *Loop {
 		// The loop is left on success when the condition can be false
 		// after a successful attempt: judge success before the test.
 		for _, p := range again {
-			if _, f := w.cond(s.Cond, []*path{p.clone()}, 0); len(f) > 0 {
+			t, f := w.cond(s.Cond, []*path{p.clone()}, 0)
+			// for !ok { ok = tryLock(); wait }: the attempt is judged by
+			// the condition, and a failed one goes round.
+			for _, q := range t {
+				if q.failedOp() != nil {
+					w.rounds = append(w.rounds, event{q, s.Cond})
+				}
+			}
+			if len(f) > 0 {
 				if p.succeeded() {
 					w.exit([]*path{p}, s)
 				} else {
@@ -412,9 +420,7 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 	for _, r := range w.rounds {
 		if op := r.p.failedOp(); op != nil && !a.localCheck(op) {
 			failing = append(failing, r.p)
-			if !containsCall(ops, op) {
-				ops = append(ops, op)
-			}
+			ops = addOp(ops, op)
 		}
 	}
 	if len(failing) == 0 {
@@ -469,10 +475,15 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 			l.Classified = true
 		}
 	}
+	errFailures := false
 	for _, p := range failing {
 		if p.contextErr {
 			l.Classified = true // it retries only the context's own errors
 		}
+		errFailures = errFailures || p.errorFailure()
+	}
+	if !errFailures {
+		l.Classified = true // nothing to classify: a false result, a nil handle
 	}
 	for _, p := range failing {
 		if p.predicated && !p.breakerOpen {
@@ -508,6 +519,17 @@ func containsCall(list []*ast.CallExpr, c *ast.CallExpr) bool {
 		}
 	}
 	return false
+}
+
+// addOp adds an operation unless the same call, as written, is there:
+// for err := op(); err != nil; err = op() retries one operation.
+func addOp(list []*ast.CallExpr, c *ast.CallExpr) []*ast.CallExpr {
+	for _, x := range list {
+		if x == c || types.ExprString(x) == types.ExprString(c) {
+			return list
+		}
+	}
+	return append(list, c)
 }
 
 // failover reports whether the operations move on from one attempt to the
@@ -665,11 +687,14 @@ func (a *checker) condBound(fc *funcCtx, lc *loopCtx, cond ast.Expr) BoundKind {
 					return false
 				}
 			}
-			if a.callReturnsBool(n) && !a.callInspectsError(n) {
+			if a.callReturnsBool(n) && !a.callInspectsError(n) && !a.doesIO(n) {
 				set(BoundContext)
 			}
 			return false
 		case *ast.BinaryExpr:
+			if a.lenOfFailureList(fc, lc, n.X) || a.lenOfFailureList(fc, lc, n.Y) {
+				return false // len(unconnected) > 0 counts failures, it bounds nothing
+			}
 			switch n.Op {
 			case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
 				tx, ty := a.typeOf(n.X), a.typeOf(n.Y)

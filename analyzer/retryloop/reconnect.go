@@ -25,9 +25,7 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 			continue
 		}
 		failing = append(failing, r.p)
-		if !containsCall(ops, op) {
-			ops = append(ops, op)
-		}
+		ops = addOp(ops, op)
 	}
 	return ops, failing
 }

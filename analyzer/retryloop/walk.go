@@ -23,6 +23,9 @@ type errFact struct {
 	op    *ast.CallExpr // the operation that produced it, nil if none
 	state errState
 	wait  bool // produced by a wait (a context-aware sleep helper)
+	// kind is what kind of value tells the failure: an error (the
+	// default), or a value without one (see failvalue.go).
+	kind valueKind
 }
 
 type guard int8
@@ -102,6 +105,18 @@ func (p *path) failedOp() *ast.CallExpr {
 		}
 	}
 	return nil
+}
+
+// errorFailure reports whether the failure on this path is an error
+// value, which a classification could look at; a false result or a nil
+// handle leaves nothing to classify.
+func (p *path) errorFailure() bool {
+	for _, f := range p.errs {
+		if f.op != nil && f.state == errNonNil && !f.wait && f.kind == kindError {
+			return true
+		}
+	}
+	return p.http.narrowed || p.grpc.narrowed
 }
 
 // succeeded reports whether the most recent operation is known to have
