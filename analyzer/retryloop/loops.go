@@ -605,7 +605,8 @@ func (a *checker) contextInScope(pos token.Pos) *types.Var {
 			return best
 		}
 	}
-	return nil
+	v, _ := a.receiverContext(pos)
+	return v
 }
 
 // countsAttempts reports whether a for statement's post statement counts:

@@ -139,6 +139,18 @@ const (
 	WaitHelper WaitKind = "helper" // a same-package function that waits
 )
 
+// ContextName is how the loop's code names its context: ContextExpr, or
+// the variable's name.
+func (l *Loop) ContextName() string {
+	if l.ContextExpr != "" {
+		return l.ContextExpr
+	}
+	if l.Context != nil {
+		return l.Context.Name()
+	}
+	return ""
+}
+
 // Wait is one wait between attempts.
 type Wait struct {
 	Kind WaitKind
@@ -182,6 +194,9 @@ func run(pass *analysis.Pass) (any, error) {
 		res.Loops = append(res.Loops, a.libraryLoops(n, body)...)
 	})
 	slices.SortStableFunc(res.Loops, func(x, y *Loop) int { return cmp.Compare(x.Pos, y.Pos) })
+	for _, l := range res.Loops {
+		l.ContextExpr = a.contextExpr(l.Context, l.Pos)
+	}
 	return res, nil
 }
 

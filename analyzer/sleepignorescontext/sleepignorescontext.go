@@ -36,7 +36,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		if w.Kind == retryloop.WaitLibrary {
-			ctx := l.Context.Name()
+			ctx := l.ContextName()
 			diag.Report(pass, Rule, l.Pos, l.Pos, fmt.Sprintf("%s waits between attempts without %s although it is in scope; cancellation cannot stop the retry and the caller's deadline is ignored; give the retry the context", l.Subject(), ctx))
 			continue
 		}
@@ -49,7 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 		default:
 			continue
 		}
-		ctx := l.Context.Name()
+		ctx := l.ContextName()
 		msg := fmt.Sprintf("retry loop waits with %s although %s is in scope; cancellation cannot stop the retry and the caller's deadline is ignored; wait in a select on %s.Done() and a timer", how, ctx, ctx)
 		var fixes []analysis.SuggestedFix
 		if fix, ok := selectFix(pass, l, w); ok {
@@ -71,7 +71,7 @@ func selectFix(pass *analysis.Pass, l *retryloop.Loop, w *retryloop.Wait) (analy
 	if file == nil {
 		return analysis.SuggestedFix{}, false
 	}
-	ret, ok := returnStmt(pass, file, l.Func, l.Context.Name())
+	ret, ok := returnStmt(pass, file, l.Func, l.ContextName())
 	if !ok {
 		return analysis.SuggestedFix{}, false
 	}
@@ -80,7 +80,7 @@ func selectFix(pass *analysis.Pass, l *retryloop.Loop, w *retryloop.Wait) (analy
 	if err := format.Node(&buf, pass.Fset, w.Delay); err != nil {
 		return analysis.SuggestedFix{}, false
 	}
-	ctx := l.Context.Name()
+	ctx := l.ContextName()
 	indent := strings.Repeat("\t", pass.Fset.Position(stmt.Pos()).Column-1)
 	text := fmt.Sprintf("%[1]s := time.NewTimer(%[2]s)\n%[5]sselect {\n%[5]scase <-%[3]s.Done():\n%[5]s\t%[1]s.Stop()\n%[5]s\t%[4]s\n%[5]scase <-%[1]s.C:\n%[5]s}",
 		timer, buf.String(), ctx, ret, indent)

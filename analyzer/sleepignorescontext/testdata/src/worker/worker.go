@@ -144,3 +144,21 @@ func AckAll(ctx context.Context, q Queue, jobs []Job) error {
 	}
 	return nil
 }
+
+// Consumer keeps the context it was started with.
+type Consumer struct {
+	ctx context.Context
+	q   Queue
+}
+
+// Ack retries with the consumer's context, held in a field.
+func (c *Consumer) Ack(j Job) error {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		if err = c.q.Ack(c.ctx, j); err == nil || !errors.Is(err, ErrTransient) {
+			return err
+		}
+		time.Sleep(backoff(attempt)) // want `sleep-ignores-context: retry loop waits with time.Sleep although c.ctx is in scope`
+	}
+	return err
+}
