@@ -187,6 +187,10 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 		return w.classify(ast.NewIdent("_"), false, in)
 	case isTimeish(tx) || isTimeish(ty):
 		return split(in, bounded(BoundDeadline), bounded(BoundDeadline))
+	case w.a.mentionsStreak(w.lc, x) || w.a.mentionsStreak(w.lc, y):
+		// stable >= 3: enough successes in a row is a success test.
+		mark := func(p *path) { p.guard = guardError }
+		return split(in, mark, mark)
 	case w.a.lenOfFailureList(w.fc, w.lc, x) || w.a.lenOfFailureList(w.fc, w.lc, y):
 		return split(in, other, other) // what failed, before anything did
 	case isInteger(tx) && isInteger(ty) && !isConst(w, x, y):

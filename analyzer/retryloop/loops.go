@@ -162,6 +162,9 @@ type loopCtx struct {
 	// seeded: the loop entry carries the outcome of an operation called
 	// before the loop, which the body calls again.
 	seeded bool
+	// streaks are counters set back to a constant where an attempt
+	// failed: they count successes in a row, they bound no failures.
+	streaks map[types.Object]bool
 }
 
 func (lc *loopCtx) contains(p token.Pos) bool { return lc.start <= p && p < lc.end }
@@ -193,6 +196,7 @@ func (fc *funcCtx) countersIn(lc *loopCtx) {
 func (a *checker) forLoop(fc *funcCtx, s *ast.ForStmt) *Loop {
 	lc := &loopCtx{mode: modeFor, label: fc.labels[s], start: s.Pos(), end: s.End(), post: s.Post}
 	fc.countersIn(lc)
+	a.findStreaks(fc, lc, s)
 	w := &walker{a: a, fc: fc, lc: lc}
 	in := []*path{a.entryPath(fc, lc, s.Body)}
 	if s.Init != nil {
@@ -208,7 +212,7 @@ func (a *checker) forLoop(fc *funcCtx, s *ast.ForStmt) *Loop {
 	w.round(out, s.Body)
 	// The condition is tested again after a round: a loop like
 	// `for err != nil` or `for !done` is left there on success.
-	if s.Cond != nil && (a.condTracksOutcome(fc, s.Body, s.Cond) || a.condCountsFailures(fc, lc, s.Cond)) {
+	if s.Cond != nil && (a.condTracksOutcome(fc, s.Body, s.Cond) || a.condCountsFailures(fc, lc, s.Cond) || a.mentionsStreak(lc, s.Cond)) {
 		var again []*path
 		for _, r := range w.rounds {
 			again = append(again, r.p.clone())
@@ -693,7 +697,7 @@ func (a *checker) condBound(fc *funcCtx, lc *loopCtx, cond ast.Expr) BoundKind {
 			}
 			return false
 		case *ast.BinaryExpr:
-			if a.lenOfFailureList(fc, lc, n.X) || a.lenOfFailureList(fc, lc, n.Y) {
+			if a.lenOfFailureList(fc, lc, n.X) || a.lenOfFailureList(fc, lc, n.Y) || a.mentionsStreak(lc, n) {
 				return false // len(unconnected) > 0 counts failures, it bounds nothing
 			}
 			switch n.Op {
