@@ -114,7 +114,7 @@ func split(in []*path, markT, markF func(*path)) (t, f []*path) {
 }
 
 func bounded(k BoundKind) func(*path) {
-	return func(p *path) { p.guard, p.bound = guardBound, k }
+	return func(p *path) { p.guard, p.bound, p.limited = guardBound, k, k }
 }
 
 // errKey returns the key under which paths track an error expression, or
@@ -198,7 +198,9 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 		if w.a.keyedCount(x) || w.a.keyedCount(y) {
 			// failures[key] >= max: each item's attempts are limited,
 			// even where the loop goes on with the next item.
-			mark = func(p *path) { p.guard, p.bound, p.keyLimit = guardBound, BoundAttempts, true }
+			mark = func(p *path) {
+				p.guard, p.bound, p.keyLimit, p.limited = guardBound, BoundAttempts, true, BoundAttempts
+			}
 		}
 		return split(in, mark, mark)
 	case isBool(tx) && isConst(w, y):

@@ -489,23 +489,7 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 	if !errFailures {
 		l.Classified = true // nothing to classify: a false result, a nil handle
 	}
-	for _, p := range failing {
-		if p.predicated && !p.breakerOpen {
-			continue // an unread predicate decided what is retried
-		}
-		if codes := p.http.permanent(); p.http.narrowed && len(codes) > 0 {
-			l.Permanent = addUnique(l.Permanent, "HTTP "+joinInts(codes))
-		}
-		if codes := p.grpc.permanent(); p.grpc.narrowed && len(codes) > 0 {
-			for _, c := range codes {
-				l.Permanent = addUnique(l.Permanent, "gRPC "+c)
-			}
-		}
-		op := p.failedOp()
-		if p.breakerOpen || !p.breakerExcluded && op != nil && a.isBreakerCall(op) && !p.http.narrowed && !p.grpc.narrowed {
-			l.Permanent = addUnique(l.Permanent, "the circuit breaker's open error")
-		}
-	}
+	l.Permanent = a.permanent(failing)
 	// Without a wait, only a loop that counts its attempts is taken for a
 	// retry: an open loop that goes round at once on failure is more often
 	// a reader, a scanner or a walk than a retry.
@@ -743,4 +727,28 @@ func (a *checker) callInspectsError(call *ast.CallExpr) bool {
 		}
 	}
 	return false
+}
+
+// permanent describes the failures that cannot succeed which the failing
+// paths retry.
+func (a *checker) permanent(failing []*path) []string {
+	var out []string
+	for _, p := range failing {
+		if p.predicated && !p.breakerOpen {
+			continue // an unread predicate decided what is retried
+		}
+		if codes := p.http.permanent(); p.http.narrowed && len(codes) > 0 {
+			out = addUnique(out, "HTTP "+joinInts(codes))
+		}
+		if codes := p.grpc.permanent(); p.grpc.narrowed && len(codes) > 0 {
+			for _, c := range codes {
+				out = addUnique(out, "gRPC "+c)
+			}
+		}
+		op := p.failedOp()
+		if p.breakerOpen || !p.breakerExcluded && op != nil && a.isBreakerCall(op) && !p.http.narrowed && !p.grpc.narrowed {
+			out = addUnique(out, "the circuit breaker's open error")
+		}
+	}
+	return out
 }

@@ -248,5 +248,5 @@ func (a *checker) function(fn ast.Node, body *ast.BlockStmt) []*Loop {
 	if l := a.recursion(fc); l != nil {
 		loops = append(loops, l)
 	}
-	return loops
+	return append(loops, a.requeues(fc)...)
 }

@@ -68,6 +68,8 @@ type path struct {
 	contextErr bool
 	// keyLimit: the path tested a per-key attempt counter.
 	keyLimit bool
+	// limited is the kind of the last bound the path tested, wherever.
+	limited BoundKind
 }
 
 func newPath() *path {
@@ -168,6 +170,9 @@ type walker struct {
 	lc     *loopCtx
 	rounds []event
 	exits  []event
+	// requeues collects, when the walk looks for them, the failing paths
+	// that hand the failed item back to a queue after a wait.
+	requeues []requeueEvent
 }
 
 // scope tells the walker where break and continue go.
@@ -214,6 +219,9 @@ func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
 		if call, ok := ast.Unparen(s.X).(*ast.CallExpr); ok && w.a.isTerminal(call) {
 			return nil
 		}
+		if call, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
+			w.requeue(s, call, in)
+		}
 		if w.selfCall(s) {
 			w.round(in, s)
 			return nil
@@ -258,7 +266,10 @@ func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
 		return w.selectStmt(s, in, sc)
 	case *ast.ForStmt, *ast.RangeStmt:
 		return w.innerLoop(s, in, sc)
-	case *ast.GoStmt, *ast.DeferStmt, *ast.EmptyStmt:
+	case *ast.GoStmt:
+		w.requeue(s, s.Call, in)
+		return in
+	case *ast.DeferStmt, *ast.EmptyStmt:
 		return in
 	}
 	return in
