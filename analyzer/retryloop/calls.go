@@ -330,11 +330,11 @@ var waitName = regexp.MustCompile(`(?i)wait|sleep|backoff|pause|delay|throttle`)
 type summary struct {
 	decl     *ast.FuncDecl
 	fact     *Summary // the exported summary of a function of another package
-	waits    bool // waits (time.Sleep, time.After, a timer) on some path
-	ctxAware bool // its wait selects on ctx.Done()
-	random   bool // draws a random number
-	breaker  bool // can return a circuit-breaker-open error
-	busy     bool // being summarised (recursion guard)
+	waits    bool     // waits (time.Sleep, time.After, a timer) on some path
+	ctxAware bool     // its wait selects on ctx.Done()
+	random   bool     // draws a random number
+	breaker  bool     // can return a circuit-breaker-open error
+	busy     bool     // being summarised (recursion guard)
 }
 
 // known reports whether the function was read: its body is in this
