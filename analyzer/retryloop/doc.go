@@ -6,21 +6,42 @@
 // retryloop: find retry loops and record how they wait, what bounds them and
 // how they classify failures
 //
-// A retry loop is a loop whose body performs an operation that can fail (a
-// call returning an error, or an HTTP request whose status is checked) and
-// whose failure path goes round again, usually after a wait, while its
-// success path leaves. The forms recognised are
+// A retry loop is a loop whose body performs an operation that can fail
+// and whose failure path goes round again, usually after a wait. The
+// operation fails through an error, a checked HTTP status or gRPC code, or a
+// value without an error from a call that reaches another system: a false
+// result (ok = tryLock(ctx)), a nil handle, a Failed field, a list of what
+// failed (for len(unconnected) > 0). Two shapes count: the success path
+// leaves (give up or succeed), or the success path goes round too but
+// without the wait the failure path takes (a reconnect loop: watch, stream,
+// subscription, supervisor). The forms recognised are
 //
 //	for i := 0; i < n; i++ { ... }         // counter or condition
 //	for range n { ... }                    // range over an integer
 //	for { ... break / return ... }         // infinite loop with an exit
 //	for err := op(); err != nil; err = op() { ... }
+//	err := op(); for err != nil { wait; err = op() }   // first attempt before the loop
 //	retry: ... goto retry                  // a goto back-edge
 //	func f(...) { ...; time.Sleep(d); return f(...) }   // self-recursion
+//	go func() { time.Sleep(d); q.Add(item) }()          // a delayed re-queue
 //
-// Loops that wait for a condition without an error, loops whose success path
-// does not leave (queue consumers, ticker daemons, heartbeats), iteration
-// over a list of alternatives, and sleeps after success are not retry loops.
+// The operation may run in a function literal the loop passes to a call
+// (trace(func() { err = op() })). A same-package predicate that holds for a
+// nil error (skipRetry(err)) ends the loop on success too.
+//
+// Not retry loops: loops that wait for a local condition (os.Stat, an
+// atomic, a mutex, a ready() callback), loops that wait alike whatever the
+// outcome (ticker daemons, heartbeats, pollers), accept loops, iteration
+// over items or alternatives (the operation is given the next element, a
+// counter advanced every round, or a value the loop advances from itself),
+// and sleeps after success.
+//
+// What bounds a loop: an attempt counter (one counting successes in a row,
+// set back on failure, does not), a per-key counter (failures[key] > max),
+// a deadline or elapsed-time check, a deadline channel made before the loop,
+// the context (ctx.Done(), ctx.Err(), the operation failing with
+// context.Canceled or DeadlineExceeded), or a stop channel. The context may
+// be a variable or a field of the method's receiver.
 //
 // For each loop the result records the operations whose failure is retried,
 // the waits between attempts with where their delay comes from (constant,
