@@ -270,3 +270,82 @@ func (c *Client) SkipRetryGood(ctx context.Context) error {
 	}
 	return err
 }
+
+// permanent says which failures never succeed; it is false for nil.
+func permanent(err error) bool {
+	return errors.Is(err, ErrInvalid)
+}
+
+// NestedIfGood logs inside the success branch of a bounded, classified,
+// jittered retry.
+func (c *Client) NestedIfGood(ctx context.Context, verbose bool) error {
+	var err error
+	for attempt := 0; attempt < 4; attempt++ {
+		err = c.register(ctx)
+		if err == nil {
+			if verbose {
+				log.Printf("registered after %d attempts", attempt+1)
+			}
+			return nil
+		}
+		if permanent(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(rand.N(min(time.Second<<attempt, 5*time.Second))):
+		}
+	}
+	return err
+}
+
+// Cleanup jumps forward only: there is no back-edge, so no loop.
+func (c *Client) Cleanup(ctx context.Context) error {
+	err := c.connect(ctx)
+	if err != nil {
+		goto fail
+	}
+	if err = c.ping(ctx); err != nil {
+		goto fail
+	}
+	return nil
+fail:
+	time.Sleep(10 * time.Millisecond)
+	c.connected = false
+	return err
+}
+
+// Pages reads a paged listing; a failure ends it.
+func Pages(ctx context.Context, list func(context.Context, string) ([]string, string, error)) ([]string, error) {
+	var all []string
+	cursor := ""
+	for {
+		items, next, err := list(ctx, cursor)
+		if err != nil {
+			return all, err
+		}
+		all = append(all, items...)
+		if next == "" {
+			return all, nil
+		}
+		cursor = next
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// RefreshEvery renews a token on a ticker, whatever the last outcome.
+func RefreshEvery(ctx context.Context, tok string, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if next, err := refresh(ctx, tok); err == nil {
+			tok = next
+		}
+	}
+}
