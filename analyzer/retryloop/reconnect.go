@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"regexp"
 )
 
 // reconnect finds the operations of a loop whose success path goes round
@@ -21,7 +22,7 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 		if op == nil || a.localCheck(op) || len(r.p.waits) == 0 || !w.roundsWithoutWait(op) {
 			continue
 		}
-		if a.acceptsInbound(op) || a.takesCounter(w.lc, op) {
+		if a.acceptsInbound(op) || a.takesCounter(w.lc, op) || !a.opensSession(op) {
 			continue
 		}
 		failing = append(failing, r.p)
@@ -160,4 +161,46 @@ func (a *checker) entryPath(fc *funcCtx, lc *loopCtx, body *ast.BlockStmt) *path
 		lc.seeded = true
 	}
 	return p
+}
+
+// sessionMethod names the methods of what a watch, a stream or a
+// subscription hands back: the success path consumes it until it ends.
+var sessionMethod = regexp.MustCompile(`^(Recv|RecvMsg|Read|ReadMessage|ReadJSON|Next|NextMsg|Receive|ResultChan|Chan|Events|Messages|Updates)$`)
+
+// opensSession reports whether op opens something the success path then
+// consumes for a while — a stream, a channel, a connection — or runs for a
+// while itself (a supervised worker that returns only an error). A call
+// that hands back one item (a message, a request) each round is a loop
+// over items, a consumer, not a reconnect.
+func (a *checker) opensSession(op *ast.CallExpr) bool {
+	results := resultTypes(a.typeOf(op))
+	items := 0
+	for _, t := range results {
+		if isError(t) {
+			continue
+		}
+		items++
+		if isSession(t) {
+			return true
+		}
+	}
+	return items == 0
+}
+
+func isSession(t types.Type) bool {
+	if _, ok := t.Underlying().(*types.Chan); ok {
+		return true
+	}
+	for _, mt := range []types.Type{t, types.NewPointer(t)} {
+		if _, isPtr := t.(*types.Pointer); isPtr && mt != t {
+			continue
+		}
+		ms := types.NewMethodSet(mt)
+		for i := 0; i < ms.Len(); i++ {
+			if sessionMethod.MatchString(ms.At(i).Obj().Name()) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -26,10 +26,7 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
 	diag.CheckDirectives(pass, Rule)
 	for _, l := range res.Loops {
-		// A reconnect loop (watch, stream, subscription) goes round on
-		// every failure by design while it runs; what hurts is its clock,
-		// which the wait rules judge.
-		if l.Classified || l.Reconnect {
+		if l.Classified {
 			continue
 		}
 		op := "the operation"

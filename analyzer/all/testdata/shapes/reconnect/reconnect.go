@@ -53,7 +53,7 @@ func (c *Cache) consume(s Stream) {
 // goes down, every replica re-watches on the same two-second clock, and
 // nothing ends the loop once ctx is cancelled.
 func (c *Cache) Run(ctx context.Context) {
-	for { // want `unbounded-retry: `
+	for { // want `unbounded-retry: ` `unclassified-retry: `
 		s, err := c.store.Watch(ctx, c.prefix)
 		if err != nil {
 			log.Printf("watch %s: %v", c.prefix, err)
@@ -66,7 +66,7 @@ func (c *Cache) Run(ctx context.Context) {
 
 // RunUntilDone ends with ctx, but still re-watches in lock-step.
 func (c *Cache) RunUntilDone(ctx context.Context) error {
-	for {
+	for { // want `unclassified-retry: `
 		s, err := c.store.Watch(ctx, c.prefix)
 		if err != nil {
 			log.Printf("watch %s: %v", c.prefix, err)
@@ -91,7 +91,7 @@ type Subscriber struct {
 // Loop redials with a doubling delay that nothing randomises or caps.
 func (s *Subscriber) Loop(ctx context.Context) {
 	delay := 100 * time.Millisecond
-	for {
+	for { // want `unclassified-retry: `
 		conn, err := s.Dial(ctx)
 		if err != nil {
 			select {
@@ -109,7 +109,7 @@ func (s *Subscriber) Loop(ctx context.Context) {
 
 // Supervise restarts a worker that returns, waiting only after it failed.
 func Supervise(run func() error) {
-	for { // want `unbounded-retry: `
+	for { // want `unbounded-retry: ` `unclassified-retry: `
 		if err := run(); err != nil {
 			log.Printf("worker exited: %v; restarting", err)
 			time.Sleep(5 * time.Second) // want `fixed-sleep: `
@@ -121,11 +121,18 @@ func Supervise(run func() error) {
 
 // --- must not be flagged ---
 
-// RunJittered backs off with full jitter and a cap, and ends with ctx.
+// ErrForbidden is a watch the store will never allow.
+var ErrForbidden = errors.New("forbidden")
+
+// RunJittered backs off with full jitter and a cap, gives up on what
+// cannot succeed, and ends with ctx.
 func (c *Cache) RunJittered(ctx context.Context) error {
 	backoff := 100 * time.Millisecond
 	for {
 		s, err := c.store.Watch(ctx, c.prefix)
+		if errors.Is(err, ErrForbidden) {
+			return err
+		}
 		if err != nil {
 			t := time.NewTimer(rand.N(backoff))
 			select {
@@ -228,5 +235,24 @@ func Heartbeat(ctx context.Context, beat func(context.Context) error) {
 		if err := beat(ctx); err != nil {
 			log.Printf("heartbeat: %v", err)
 		}
+	}
+}
+
+// Message is one delivery of a queue.
+type Message struct {
+	ID   string
+	Body []byte
+}
+
+// Consume receives one message a round and handles it: a loop over items,
+// paced by the queue, not a reconnect.
+func Consume(ctx context.Context, receive func(context.Context) (*Message, error), handle func(*Message)) {
+	for ctx.Err() == nil {
+		m, err := receive(ctx)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		handle(m)
 	}
 }

