@@ -570,6 +570,11 @@ func (w *walker) innerLoop(s ast.Stmt, in []*path, sc scope) []*path {
 		copies = append(copies, p.clone())
 	}
 	out := w.stmts(body.List, copies, inner)
+	if f, ok := s.(*ast.ForStmt); ok && f.Cond == nil {
+		// for { ... } is left only by break: consuming a stream until
+		// it fails leaves with the stream's failure.
+		return *brk
+	}
 	out = append(out, *brk...)
 	out = append(out, *cont...)
 	return append(in, out...)
