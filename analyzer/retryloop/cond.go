@@ -181,6 +181,14 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 	switch {
 	case mentionsContextErr(w, x) || mentionsContextErr(w, y):
 		return split(in, bounded(BoundContext), bounded(BoundContext))
+	case isInteger(tx) && isInteger(ty) && (w.a.keyedCount(x) || w.a.keyedCount(y)):
+		// failures[key] >= max, even keyed by something read from the
+		// error: each item's attempts are limited, even where the loop
+		// goes on with the next item.
+		mark := func(p *path) {
+			p.guard, p.bound, p.keyLimit, p.limited = guardBound, BoundAttempts, true, BoundAttempts
+		}
+		return split(in, mark, mark)
 	case w.derivedFromFailure(x, 0) || w.derivedFromFailure(y, 0):
 		// c := status.Code(err); c != codes.Unavailable, or a code read
 		// from the error: a classification, not a bound.
@@ -194,15 +202,7 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 	case w.a.lenOfFailureList(w.fc, w.lc, x) || w.a.lenOfFailureList(w.fc, w.lc, y):
 		return split(in, other, other) // what failed, before anything did
 	case isInteger(tx) && isInteger(ty) && !isConst(w, x, y):
-		mark := bounded(BoundAttempts)
-		if w.a.keyedCount(x) || w.a.keyedCount(y) {
-			// failures[key] >= max: each item's attempts are limited,
-			// even where the loop goes on with the next item.
-			mark = func(p *path) {
-				p.guard, p.bound, p.keyLimit, p.limited = guardBound, BoundAttempts, true, BoundAttempts
-			}
-		}
-		return split(in, mark, mark)
+		return split(in, bounded(BoundAttempts), bounded(BoundAttempts))
 	case isBool(tx) && isConst(w, y):
 		// done == false and the like
 		if b := constant.BoolVal(w.info().Types[y].Value); (op == token.EQL) == b {
@@ -229,6 +229,9 @@ func mirror(op token.Token) token.Token {
 }
 
 func isInteger(t types.Type) bool {
+	if t == nil {
+		return false
+	}
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsInteger != 0
 }

@@ -459,6 +459,9 @@ func (a *checker) helperCaps(fc *funcCtx, body *ast.BlockStmt) bool {
 }
 
 func isFloat(t types.Type) bool {
+	if t == nil {
+		return false
+	}
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsFloat != 0
 }

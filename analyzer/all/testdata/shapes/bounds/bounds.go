@@ -228,3 +228,27 @@ func Compact(ctx context.Context, start, end time.Time, step time.Duration, comp
 		log.Printf("bucket %s compacted", ts)
 	}
 }
+
+// RemoveAll unmounts what is busy and tries again, counting attempts per
+// path read from the error.
+func RemoveAll(dir string, unmount func(string) error) error {
+	tries := make(map[string]int)
+	for {
+		err := os.RemoveAll(dir)
+		if err == nil {
+			return nil
+		}
+		pe, ok := err.(*os.PathError)
+		if !ok {
+			return err
+		}
+		if err := unmount(pe.Path); err != nil {
+			return err
+		}
+		if tries[pe.Path] == 10 {
+			return err
+		}
+		tries[pe.Path]++
+		time.Sleep(rand.N(100 * time.Millisecond))
+	}
+}
