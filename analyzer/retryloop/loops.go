@@ -542,9 +542,46 @@ func (a *checker) failover(fc *funcCtx, lc *loopCtx, ops []*ast.CallExpr) bool {
 					return true
 				})
 			case *ast.Ident:
-				if obj := a.info().ObjectOf(n); obj != nil && !lc.counters[obj] && advances(a, fc, lc, obj, ops) {
+				if obj := a.info().ObjectOf(n); obj != nil && !lc.counters[obj] && (advances(a, fc, lc, obj, ops) || a.itemOfCounter(fc, lc, obj, 0)) {
 					found = true
 				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// itemOfCounter reports whether the loop sets obj, every round, to the
+// item the counter points at: name := names[i], seg, err :=
+// open(segmentName(dir, i)), r := reader(seg). An operation on it works
+// through a list, one item a round; it does not retry. A duration or a
+// context computed from the counter (a timeout per attempt) is no item.
+func (a *checker) itemOfCounter(fc *funcCtx, lc *loopCtx, obj types.Object, depth int) bool {
+	v, ok := obj.(*types.Var)
+	if !ok || depth > 2 || isContext(v.Type()) || isDuration(v.Type()) || isError(v.Type()) {
+		return false
+	}
+	for _, as := range fc.assigns[obj] {
+		if !lc.contains(as.pos) || as.rhs == nil || as.tok != token.DEFINE && as.tok != token.ASSIGN {
+			continue
+		}
+		found := false
+		ast.Inspect(as.rhs, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			if e, ok := n.(ast.Expr); ok {
+				if t := a.typeOf(e); t != nil && (isDuration(t) || isContext(t)) {
+					return false
+				}
+			}
+			if id, ok := n.(*ast.Ident); ok {
+				o := a.info().ObjectOf(id)
+				found = lc.counters[o] || o != obj && o != nil && a.itemOfCounter(fc, lc, o, depth+1)
 			}
 			return !found
 		})

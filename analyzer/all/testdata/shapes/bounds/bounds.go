@@ -252,3 +252,60 @@ func RemoveAll(dir string, unmount func(string) error) error {
 		time.Sleep(rand.N(100 * time.Millisecond))
 	}
 }
+
+// Segment is one file of a write-ahead log.
+type Segment struct{ name string }
+
+// Close releases the segment.
+func (s *Segment) Close() error { return nil }
+
+// Replay opens every segment from first to last in turn; a failed close
+// is logged and the replay moves on to the next segment.
+func Replay(dir string, first, last int, open func(string) (*Segment, error), segmentName func(string, int) string) error {
+	for i := first; i <= last; i++ {
+		seg, err := open(segmentName(dir, i))
+		if err != nil {
+			return err
+		}
+		if err := seg.Close(); err != nil {
+			log.Printf("close %s: %v", seg.name, err)
+		}
+	}
+	return nil
+}
+
+// LastValid walks names backwards; the name of each round is the next.
+func LastValid(names []string, parse func(string) (uint64, error), index uint64) int {
+	for i := len(names) - 1; i >= 0; i-- {
+		name := names[i]
+		cur, err := parse(name)
+		if err != nil {
+			log.Printf("bad name %s: %v", name, err)
+			continue
+		}
+		if cur <= index {
+			return i
+		}
+	}
+	return -1
+}
+
+// PerAttemptTimeout gives each attempt a timeout computed from the attempt
+// number: that is still one operation, retried.
+func (u *Uploader) PerAttemptTimeout(ctx context.Context, batch []byte) error {
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ { // want `unclassified-retry: `
+		actx, cancel := context.WithTimeout(ctx, time.Duration(attempt)*time.Second)
+		err = u.send(actx, batch)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(rand.N(time.Second)):
+		}
+	}
+	return err
+}
