@@ -469,6 +469,9 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 		if e.p.guard == guardBound && l.Bound == BoundNone {
 			l.Bound = e.p.bound
 		}
+		if e.p.inDone && l.Bound == BoundNone {
+			l.Bound = BoundContext
+		}
 	}
 	for _, ev := range append(append([]event(nil), w.rounds...), w.exits...) {
 		if ev.p.keyLimit && l.Bound == BoundNone {

@@ -70,6 +70,9 @@ type path struct {
 	keyLimit bool
 	// limited is the kind of the last bound the path tested, wherever.
 	limited BoundKind
+	// inDone: the path is in the ctx.Done() case of a select, whatever it
+	// tests there before it leaves.
+	inDone bool
 }
 
 func newPath() *path {
@@ -500,6 +503,7 @@ func (w *walker) selectStmt(s *ast.SelectStmt, in []*path, sc scope) []*path {
 			case w.a.ctxDone(recv):
 				for _, p := range paths {
 					p.guard, p.bound = guardBound, BoundContext
+					p.inDone = true
 				}
 			case w.oneShot(recv):
 				// timeout := time.After(d) before the loop: it fires
@@ -526,7 +530,11 @@ func (w *walker) selectStmt(s *ast.SelectStmt, in []*path, sc scope) []*path {
 		}
 		out = append(out, w.stmts(cc.Body, paths, inner)...)
 	}
-	return append(out, *brk...)
+	out = append(out, *brk...)
+	for _, p := range out {
+		p.inDone = false
+	}
+	return out
 }
 
 func isTimeChan(t types.Type) bool {

@@ -309,3 +309,30 @@ func (u *Uploader) PerAttemptTimeout(ctx context.Context, batch []byte) error {
 	}
 	return err
 }
+
+// Stream is an open upload stream.
+type Stream interface{ Send([]byte) error }
+
+// OpenStream checks the context without blocking at the top of every
+// round, and decides inside that case what to return.
+func OpenStream(ctx context.Context, open func(context.Context) (Stream, error), halt func(error) bool) (s Stream, err error) {
+	backoff := time.Millisecond
+	for {
+		select {
+		case <-ctx.Done():
+			if err == nil {
+				return nil, ctx.Err()
+			}
+			return nil, err
+		default:
+		}
+		if s, err = open(ctx); err == nil {
+			return s, nil
+		}
+		if halt(err) {
+			return nil, err
+		}
+		time.Sleep(rand.N(backoff)) // want `sleep-ignores-context: `
+		backoff = min(backoff*2, time.Second)
+	}
+}
