@@ -70,20 +70,33 @@ func (w *walker) cond(e ast.Expr, in []*path, depth int) (t, f []*path) {
 
 // other marks a path whose last branch tested something unrelated to the
 // attempt: neither its outcome nor a bound.
-func other(p *path) {
-	if p.guard != guardOther {
-		p.outer, p.outerBound, p.hasOuter = p.guard, p.bound, true
-	}
-	p.guard = guardOther
+func other(p *path) { p.guard = guardOther }
+
+// savedGuard is a path's guard before an if statement.
+type savedGuard struct {
+	guard guard
+	bound BoundKind
 }
 
-// restoreGuard undoes, on the paths that come out of an if, a test of
+// saveGuard remembers, on entering an if, what each path's last test was.
+func saveGuard(in []*path) {
+	for _, p := range in {
+		p.saved = append(p.saved, savedGuard{p.guard, p.bound})
+	}
+}
+
+// restoreGuard undoes, on the paths that come out of an if, its test of
 // something unrelated: `if verbose { log }` between a success test and the
 // return it decides does not decide that return.
 func restoreGuard(out []*path) {
 	for _, p := range out {
-		if p.guard == guardOther && p.hasOuter {
-			p.guard, p.bound = p.outer, p.outerBound
+		if len(p.saved) == 0 {
+			continue
+		}
+		s := p.saved[len(p.saved)-1]
+		p.saved = p.saved[:len(p.saved)-1]
+		if p.guard == guardOther {
+			p.guard, p.bound = s.guard, s.bound
 		}
 	}
 }
@@ -406,7 +419,7 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 		}
 		return t, f
 	}
-	if isBool(w.a.typeOf(call)) && w.a.doesIO(call) {
+	if isBool(w.a.typeOf(call)) && fn != nil && !failureName.MatchString(strings.TrimPrefix(fn.Name(), "is")) && w.a.doesIO(call) {
 		return w.boolOp(call, in)
 	}
 	return split(in, other, other)

@@ -50,7 +50,10 @@ func (w *walker) valueFacts(lhs []ast.Expr, call *ast.CallExpr, in []*path, with
 		switch t := results[i]; {
 		case isError(t):
 			continue
-		case isBool(t):
+		case isBool(t) && (withErr && successName.MatchString(id.Name) || !withErr && !failureName.MatchString(id.Name)):
+			// ok = tryLock(ctx); acquired, err := kv.SetNX(...). Next to
+			// an error a bool is as often data (found, changed), so only
+			// a name that says success makes it the outcome.
 			kind = kindFlag
 		case !withErr && isNillable(t):
 			kind = kindHandle
@@ -110,6 +113,12 @@ func isNillable(t types.Type) bool {
 	}
 	return false
 }
+
+// successName and failureName say which way a bool outcome points.
+var (
+	successName = regexp.MustCompile(`^(?i:ok|acquired|locked|granted|success|succeeded|connected|elected|leader|done|ready|healthy)$`)
+	failureName = regexp.MustCompile(`^(?i:no|not|fail|failed|lost|expired|timeout|timedout|busy|denied|refused|retry|skip|stale)`)
+)
 
 // failureField names a bool field that says whether a call failed.
 var failureField = regexp.MustCompile(`^(?i:failed|failure|errors|haserrors|ok|success|succeeded|acknowledged)$`)
@@ -218,7 +227,8 @@ func (w *walker) handleCheck(x ast.Expr, in []*path) (t, f []*path, ok bool) {
 }
 
 // boolOp splits on a bool call that does I/O, taken as the attempt:
-// if lock.TryAcquire(ctx) { ... }.
+// if lock.TryAcquire(ctx) { ... }. A name that says failure (noQuorum,
+// isExpired) is not read as an outcome.
 func (w *walker) boolOp(call *ast.CallExpr, in []*path) (t, f []*path) {
 	in = w.effects(&ast.ExprStmt{X: call}, in, false)
 	for _, p := range in {

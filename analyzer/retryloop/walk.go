@@ -47,11 +47,8 @@ type path struct {
 	classified bool
 	guard      guard
 	bound      BoundKind // the kind of the last bound tested
-	// outer is the guard before the latest unrelated test, which a
-	// branch that merges back no longer decides (see restoreGuard).
-	outer           guard
-	outerBound      BoundKind
-	hasOuter        bool
+	// saved are the guards before the ifs the path is in (restoreGuard).
+	saved           []savedGuard
 	breakerOpen     bool // the failure is known to be a breaker-open error
 	breakerExcluded bool // the failure is known not to be one
 	// predicated: a predicate the analysis cannot read decided whether
@@ -86,6 +83,7 @@ func (p *path) clone() *path {
 		q.errs[k] = v
 	}
 	q.waits = append([]*Wait(nil), p.waits...)
+	q.saved = append([]savedGuard(nil), p.saved...)
 	return &q
 }
 
@@ -252,6 +250,7 @@ func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
 		if s.Init != nil {
 			in = w.stmt(s.Init, in, sc)
 		}
+		saveGuard(in)
 		t, f := w.cond(s.Cond, in, 0)
 		out := w.stmts(s.Body.List, t, sc)
 		if s.Else != nil {

@@ -258,3 +258,25 @@ func Batches(items []string, size int, send func([]string) error) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// KeepLock refreshes a held lock on a timer and stops once quorum is
+// lost: a bool next to an error is data unless its name says success.
+func (l *Locker) KeepLock(ctx context.Context, refresh func(context.Context) (bool, error), onLoss func()) {
+	t := time.NewTimer(10 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			noQuorum, err := refresh(ctx)
+			if err == nil && noQuorum {
+				if onLoss != nil {
+					onLoss()
+				}
+				return
+			}
+			t.Reset(10 * time.Second)
+		}
+	}
+}
