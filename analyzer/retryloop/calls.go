@@ -21,6 +21,7 @@ type checker struct {
 	summaries map[*types.Func]*summary
 	helpers   map[*ast.FuncDecl]*funcCtx
 	retries   *retryIndex
+	steps     map[*types.Func]*StepSummary
 }
 
 func newAnalysis(pass *analysis.Pass) *checker {

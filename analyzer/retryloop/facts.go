@@ -29,6 +29,8 @@ type Summary struct {
 	// Retry is set for a function that retries: it runs a retry loop, or
 	// calls a function that does, outside any loop of its own.
 	Retry *RetrySummary
+	// Step is set for a retry step: it waits where its operation failed.
+	Step *StepSummary
 }
 
 // DelaySummary is the shape of the duration a delay helper returns.
@@ -74,6 +76,9 @@ func (s *Summary) String() string {
 	if d := s.Delay; d != nil {
 		parts = append(parts, "delay("+delayWords(Delay{Grows: d.Grows, Random: d.Random, Capped: d.Capped, Unknown: d.Unknown})+fmt.Sprintf(" with %v)", d.GrowsWith))
 	}
+	if st := s.Step; st != nil {
+		parts = append(parts, "step("+delayWords(st.delay())+")")
+	}
 	if r := s.Retry; r != nil {
 		parts = append(parts, fmt.Sprintf("retries(%s at %s, param %d)", attemptsText(r.Attempts, r.Unbounded), r.At, r.Param))
 	}
@@ -104,7 +109,7 @@ func attemptsText(n int, unbounded bool) string {
 }
 
 func (s *Summary) empty() bool {
-	return !s.Waits && !s.Random && !s.Breaker && s.Delay == nil && s.Retry == nil
+	return !s.Waits && !s.Random && !s.Breaker && s.Delay == nil && s.Retry == nil && s.Step == nil
 }
 
 // importSummary reads the fact of a function of another package.
@@ -133,6 +138,7 @@ func (a *checker) exportSummaries(res *Result) {
 			out.Delay = a.delaySummary(fn, decl)
 		}
 		out.Retry = a.retrySummary(fn, res)
+		out.Step = a.stepOf(fn)
 		if !out.empty() {
 			a.pass.ExportObjectFact(fn, out)
 		}
