@@ -22,6 +22,7 @@ type checker struct {
 	helpers   map[*ast.FuncDecl]*funcCtx
 	retries   *retryIndex
 	steps     map[*types.Func]*StepSummary
+	codes     map[*types.Func]*CodeSummary
 }
 
 func newAnalysis(pass *analysis.Pass) *checker {

@@ -31,6 +31,8 @@ type Summary struct {
 	Retry *RetrySummary
 	// Step is set for a retry step: it waits where its operation failed.
 	Step *StepSummary
+	// Codes is set for a predicate over an HTTP status or a gRPC code.
+	Codes *CodeSummary
 }
 
 // DelaySummary is the shape of the duration a delay helper returns.
@@ -76,6 +78,23 @@ func (s *Summary) String() string {
 	if d := s.Delay; d != nil {
 		parts = append(parts, "delay("+delayWords(Delay{Grows: d.Grows, Random: d.Random, Capped: d.Capped, Unknown: d.Unknown})+fmt.Sprintf(" with %v)", d.GrowsWith))
 	}
+	if cs := s.Codes; cs != nil {
+		var in []string
+		limit := 600
+		if cs.GRPC {
+			limit = 17
+		}
+		for c := 0; c < limit; c++ {
+			if cs.accepts(c) {
+				in = append(in, fmt.Sprint(c))
+			}
+		}
+		kind := "http"
+		if cs.GRPC {
+			kind = "grpc"
+		}
+		parts = append(parts, kind+"["+strings.Join(in, " ")+"]")
+	}
 	if st := s.Step; st != nil {
 		parts = append(parts, "step("+delayWords(st.delay())+")")
 	}
@@ -109,7 +128,7 @@ func attemptsText(n int, unbounded bool) string {
 }
 
 func (s *Summary) empty() bool {
-	return !s.Waits && !s.Random && !s.Breaker && s.Delay == nil && s.Retry == nil && s.Step == nil
+	return !s.Waits && !s.Random && !s.Breaker && s.Delay == nil && s.Retry == nil && s.Step == nil && s.Codes == nil
 }
 
 // importSummary reads the fact of a function of another package.
@@ -139,6 +158,7 @@ func (a *checker) exportSummaries(res *Result) {
 		}
 		out.Retry = a.retrySummary(fn, res)
 		out.Step = a.stepOf(fn)
+		out.Codes = a.codesOf(fn)
 		if !out.empty() {
 			a.pass.ExportObjectFact(fn, out)
 		}
