@@ -17,7 +17,9 @@ type stream struct{}
 
 func (*stream) Recv() error { return nil }
 
-type Watcher struct{ dial func(context.Context) (*stream, error) }
+type Watcher struct {
+	dial func(context.Context) (*stream, error)
+}
 
 func consume(*stream) {}
 
