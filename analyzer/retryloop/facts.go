@@ -33,6 +33,9 @@ type Summary struct {
 	Step *StepSummary
 	// Codes is set for a predicate over an HTTP status or a gRPC code.
 	Codes *CodeSummary
+	// IgnoresFailure reports a predicate that takes the failure but never
+	// reads it: calling it classifies nothing.
+	IgnoresFailure bool
 }
 
 // DelaySummary is the shape of the duration a delay helper returns.
@@ -95,6 +98,9 @@ func (s *Summary) String() string {
 		}
 		parts = append(parts, kind+"["+strings.Join(in, " ")+"]")
 	}
+	if s.IgnoresFailure {
+		parts = append(parts, "ignores-failure")
+	}
 	if st := s.Step; st != nil {
 		parts = append(parts, "step("+delayWords(st.delay())+")")
 	}
@@ -128,7 +134,7 @@ func attemptsText(n int, unbounded bool) string {
 }
 
 func (s *Summary) empty() bool {
-	return !s.Waits && !s.Random && !s.Breaker && s.Delay == nil && s.Retry == nil && s.Step == nil && s.Codes == nil
+	return !s.Waits && !s.Random && !s.Breaker && s.Delay == nil && s.Retry == nil && s.Step == nil && s.Codes == nil && !s.IgnoresFailure
 }
 
 // importSummary reads the fact of a function of another package.
@@ -159,6 +165,7 @@ func (a *checker) exportSummaries(res *Result) {
 		out.Retry = a.retrySummary(fn, res)
 		out.Step = a.stepOf(fn)
 		out.Codes = a.codesOf(fn)
+		out.IgnoresFailure = a.readIgnoresFailure(fn, decl)
 		if !out.empty() {
 			a.pass.ExportObjectFact(fn, out)
 		}

@@ -93,6 +93,49 @@ func (a *checker) readCodes(fn *types.Func) *CodeSummary {
 	return cs
 }
 
+// ignoresFailure reports whether fn takes the failure but never reads it:
+// shouldRetry(err error) bool { return true }, or a predicate that only
+// looks at other state. Calling it classifies nothing.
+func (a *checker) ignoresFailure(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	fn = fn.Origin()
+	decl := a.decls[fn]
+	if decl == nil {
+		f := a.summarize(fn).fact
+		return f != nil && f.IgnoresFailure
+	}
+	return a.readIgnoresFailure(fn, decl)
+}
+
+func (a *checker) readIgnoresFailure(fn *types.Func, decl *ast.FuncDecl) bool {
+	sig := fn.Type().(*types.Signature)
+	if sig.Results().Len() != 1 || !isBool(sig.Results().At(0).Type()) {
+		return false
+	}
+	var failure []types.Object
+	unnamed := false
+	for i, p := range fieldObjs(a, decl.Type.Params) {
+		if t := sig.Params().At(i).Type(); isError(t) || isGRPCCode(t) || hasStatusCode(t) {
+			if p == nil || p.Name() == "_" {
+				unnamed = true
+			} else {
+				failure = append(failure, p)
+			}
+		}
+	}
+	if len(failure) == 0 {
+		return unnamed
+	}
+	for _, p := range failure {
+		if a.mentions(decl.Body, p) {
+			return false
+		}
+	}
+	return true
+}
+
 // evalPredicate runs a predicate's statements for one value of its
 // parameter. known is false when it meets anything it cannot evaluate.
 func (a *checker) evalPredicate(stmts []ast.Stmt, param types.Object, v int64, depth int) (result, known bool) {
