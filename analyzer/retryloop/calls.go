@@ -9,11 +9,14 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retrylint/retrylint/analyzer/retryconfig"
 )
 
 // checker holds what one pass of the analyzer knows across functions.
 type checker struct {
 	pass      *analysis.Pass
+	config    *retryconfig.Config
 	decls     map[*types.Func]*ast.FuncDecl
 	summaries map[*types.Func]*summary
 	helpers   map[*ast.FuncDecl]*funcCtx
@@ -22,6 +25,7 @@ type checker struct {
 func newAnalysis(pass *analysis.Pass) *checker {
 	a := &checker{
 		pass:      pass,
+		config:    pass.ResultOf[retryconfig.Analyzer].(*retryconfig.Config),
 		decls:     make(map[*types.Func]*ast.FuncDecl),
 		summaries: make(map[*types.Func]*summary),
 	}
