@@ -65,7 +65,7 @@ func (a *checker) libraryLoop(fn ast.Node, r *retrylib.Retrier) *Loop {
 		if r.Fresh && r.FreshAt != nil {
 			at = r.FreshAt
 		}
-		d := Delay{Grows: r.Delay.Grows && !r.Fresh, Random: r.Delay.Random, Capped: r.Delay.Capped, Value: r.Delay.Value}
+		d := Delay{Grows: r.Delay.Grows && !r.Fresh, Random: r.Delay.Random, Capped: r.Delay.Capped, Unknown: r.Delay.Unknown, Value: r.Delay.Value}
 		if d.Constant() && d.Value == "" {
 			d.Value = types.ExprString(at)
 		}

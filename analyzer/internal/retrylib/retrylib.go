@@ -72,10 +72,13 @@ type Delay struct {
 	// Value is the constant wait as written ("1s", "interval") when the
 	// wait does not change; "" otherwise.
 	Value string
+	// Unknown reports a wait configured by code the finder cannot see (a
+	// back-off passed in as a parameter or built in another package).
+	Unknown bool
 }
 
 // Constant reports whether the wait is the same on every attempt.
-func (d Delay) Constant() bool { return !d.Grows && !d.Random }
+func (d Delay) Constant() bool { return !d.Grows && !d.Random && !d.Unknown }
 
 // Finder recognises calls into one library. It returns nil for a call that
 // is not a retry of that library (a constructor, an option, another API).

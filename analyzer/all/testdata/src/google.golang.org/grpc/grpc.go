@@ -16,10 +16,11 @@ type DialOption interface {
 }
 
 type dialOptions struct {
-	serviceConfig string
-	disableRetry  bool
-	creds         credentials.TransportCredentials
-	insecure      bool
+	serviceConfig   string
+	disableRetry    bool
+	maxCallAttempts int
+	creds           credentials.TransportCredentials
+	insecure        bool
 }
 
 type funcDialOption func(*dialOptions)
@@ -36,6 +37,18 @@ func WithDefaultServiceConfig(s string) DialOption {
 // service config enables them.
 func WithDisableRetry() DialOption {
 	return funcDialOption(func(o *dialOptions) { o.disableRetry = true })
+}
+
+// WithMaxCallAttempts returns a DialOption that configures the maximum number
+// of attempts per call (including retries and hedging) using the channel.
+// A value of 5 will be used if this dial option is not set or n < 2.
+func WithMaxCallAttempts(n int) DialOption {
+	return funcDialOption(func(o *dialOptions) {
+		if n < 2 {
+			n = 5
+		}
+		o.maxCallAttempts = n
+	})
 }
 
 // WithTransportCredentials returns a DialOption which configures a
