@@ -5,6 +5,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzer/fixedsleep"
+	"github.com/retrylint/retrylint/analyzer/nestedretry"
 	"github.com/retrylint/retrylint/analyzer/nocap"
 	"github.com/retrylint/retrylint/analyzer/nojitter"
 	"github.com/retrylint/retrylint/analyzer/retryconfig"
@@ -30,6 +31,7 @@ func Rules() []Rule {
 		{unclassifiedretry.Rule, unclassifiedretry.Analyzer},
 		{retrypermanent.Rule, retrypermanent.Analyzer},
 		{sleepignorescontext.Rule, sleepignorescontext.Analyzer},
+		{nestedretry.Rule, nestedretry.Analyzer},
 	}
 }
 

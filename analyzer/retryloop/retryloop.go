@@ -23,12 +23,16 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "find retry loops and record how they wait, what bounds them and how they classify failures",
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, retryconfig.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
+	FactTypes:  []analysis.Fact{new(Summary)},
 	Run:        run,
 }
 
 // Result lists the retry loops of a package in source order.
 type Result struct {
 	Loops []*Loop
+	// Nested lists the retry layers whose operation reaches another retry
+	// layer, in this package or through the facts of another.
+	Nested []Nesting
 }
 
 // Waits returns every wait between attempts once, with the innermost loop
@@ -162,6 +166,9 @@ func run(pass *analysis.Pass) (any, error) {
 		res.Loops = append(res.Loops, a.libraryLoops(n, body)...)
 	})
 	slices.SortStableFunc(res.Loops, func(x, y *Loop) int { return cmp.Compare(x.Pos, y.Pos) })
+	a.indexLoops(res)
+	res.Nested = a.nestings(res)
+	a.exportSummaries(res)
 	return res, nil
 }
 
