@@ -255,6 +255,9 @@ func (t *tracer) stringOf(e ast.Expr) (string, bool) {
 	if v := t.constOf(e); v != nil && v.Kind() == constant.String {
 		return constant.StringVal(v), true
 	}
+	if lit := t.packageString(e); lit != nil {
+		return t.stringOf(lit)
+	}
 	switch x := ast.Unparen(t.resolve(e)).(type) {
 	case *ast.BinaryExpr:
 		if x.Op != token.ADD {
@@ -890,4 +893,33 @@ func finiteSchedule(d Delay, attempts int) Delay {
 		d.Capped = true
 	}
 	return d
+}
+
+// packageString returns the string literal a package-level variable is
+// declared with (var serviceConfig = `{...}`), or nil. The declaration is
+// not in the function, so it is found as the first typed expression after
+// the variable's name.
+func (t *tracer) packageString(e ast.Expr) *ast.BasicLit {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := t.info.Uses[id].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+		return nil
+	}
+	if b, ok := v.Type().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+		return nil
+	}
+	var next ast.Expr
+	for x := range t.info.Types {
+		if x.Pos() > v.Pos() && (next == nil || x.Pos() < next.Pos()) {
+			next = x
+		}
+	}
+	lit, _ := next.(*ast.BasicLit)
+	if lit == nil || lit.Kind != token.STRING {
+		return nil
+	}
+	return lit
 }

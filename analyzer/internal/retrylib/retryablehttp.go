@@ -294,11 +294,15 @@ func (t *tracer) requestContext(req ast.Expr) bool {
 // clientKey names where the client a NewClient call builds is kept, and
 // reports whether it leaves the function (returned, stored in a field or
 // a struct, passed on).
-func (t *tracer) clientKey(call *ast.CallExpr) (key string, escapes bool) {
-	switch p := t.up(call).(type) {
+func (t *tracer) clientKey(call ast.Expr) (key string, escapes bool) {
+	n := ast.Node(call)
+	if u, ok := t.up(call).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		n = u
+	}
+	switch p := t.up(n).(type) {
 	case *ast.AssignStmt:
 		for i, r := range p.Rhs {
-			if ast.Unparen(r) == ast.Expr(call) && i < len(p.Lhs) {
+			if ast.Unparen(r) == n && i < len(p.Lhs) {
 				key = keyOf(p.Lhs[i])
 				_, isVar := ast.Unparen(p.Lhs[i]).(*ast.Ident)
 				return key, !isVar || t.keyEscapes(key)
@@ -306,12 +310,23 @@ func (t *tracer) clientKey(call *ast.CallExpr) (key string, escapes bool) {
 		}
 	case *ast.ValueSpec:
 		for i, v := range p.Values {
-			if ast.Unparen(v) == ast.Expr(call) && i < len(p.Names) {
+			if ast.Unparen(v) == n && i < len(p.Names) {
 				return p.Names[i].Name, t.keyEscapes(p.Names[i].Name)
 			}
 		}
 	case *ast.SelectorExpr:
 		return "", false // retryablehttp.NewClient().Do(req): read at the request
+	case *ast.KeyValueExpr:
+		// &Service{http: retryablehttp.NewClient()}: configured later as
+		// s.http.Backoff = ..., when the struct is kept in a variable.
+		id, ok := p.Key.(*ast.Ident)
+		lit, isLit := t.up(p).(*ast.CompositeLit)
+		if !ok || !isLit {
+			break
+		}
+		if owner, _ := t.clientKey(lit); owner != "" {
+			return owner + "." + id.Name, true
+		}
 	}
 	return "", true
 }
@@ -442,6 +457,10 @@ func (t *tracer) httpScenario(resp, errp types.Object, status int, failed bool) 
 				isNilNow = triOf(!failed)
 			case is(other, resp):
 				isNilNow = triOf(failed)
+			case t.policyError(other, "DefaultRetryPolicy"):
+				isNilNow = triTrue
+			case t.policyError(other, "ErrorPropagatedRetryPolicy"):
+				isNilNow = triOf(failed || status < 500 || status == 501)
 			default:
 				if c, ok := ast.Unparen(other).(*ast.CallExpr); ok {
 					if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Err" && len(c.Args) == 0 {
@@ -465,4 +484,19 @@ func (t *tracer) httpScenario(resp, errp types.Object, status int, failed bool) 
 	}
 	s.verdict = s.boolVerdict
 	return s
+}
+
+// policyError reports whether e is the error result of the library's
+// retry policy name, kept in a variable: ok, perr := policy(ctx, resp, err).
+func (t *tracer) policyError(e ast.Expr, name string) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	as := t.assignments(id.Name)
+	if len(as) != 1 || as[0].Index != 1 {
+		return false
+	}
+	_, ok = t.calls(as[0].Value, retryablehttpPath, name)
+	return ok
 }

@@ -100,3 +100,21 @@ func DialTimeoutOnly(target string) (*grpc.ClientConn, error) {
 		grpc.WithDefaultServiceConfig(`{"methodConfig":[{"name":[{}],"timeout":"3s"}],"loadBalancingConfig":[{"round_robin":{}}]}`),
 	)
 }
+
+// serviceConfig is a package variable read by DialInventory.
+var serviceConfig = `{"methodConfig":[{"name":[{"service":"inventory.v1.Inventory"}],"retryPolicy":{"maxAttempts":4,"initialBackoff":"0.1s","maxBackoff":"1s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE","PERMISSION_DENIED"]}}]}`
+
+// DialInventory retries PERMISSION_DENIED.
+func DialInventory(target string) (*grpc.ClientConn, error) {
+	return grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithDefaultServiceConfig(serviceConfig)) // want `retry-permanent: grpc.NewClient retries gRPC PermissionDenied`
+}
+
+// sharedOptions are built elsewhere: nothing to read here.
+func sharedOptions() []grpc.DialOption {
+	return []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}
+}
+
+// DialShared dials with options from a helper.
+func DialShared(target string) (*grpc.ClientConn, error) {
+	return grpc.NewClient(target, sharedOptions()...)
+}

@@ -339,3 +339,84 @@ func (c *Client) Sync(ctx context.Context) error {
 	}
 	return err
 }
+
+// API keeps its client in a field set in a literal, then configures it.
+type API struct {
+	http  *retryablehttp.Client
+	token string
+}
+
+// NewAPI configures the client after building the struct.
+func NewAPI(token string) *API {
+	a := &API{http: retryablehttp.NewClient(), token: token}
+	a.http.Backoff = retryablehttp.LinearJitterBackoff
+	a.http.RetryWaitMax = 10 * time.Second
+	return a
+}
+
+// NewLegacyAPI leaves the library's back-off.
+func NewLegacyAPI(token string) *API {
+	return &API{http: retryablehttp.NewClient(), token: token} // want `no-jitter: retry wait \(retryablehttp.NewClient\(\)\) grows`
+}
+
+// notFoundToo wraps the library's policy and adds 404.
+func notFoundToo(ctx context.Context, url string) (*http.Response, error) {
+	client := retryablehttp.NewClient()
+	client.Backoff = retryablehttp.LinearJitterBackoff
+	client.CheckRetry = func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		ok, perr := retryablehttp.DefaultRetryPolicy(ctx, resp, err)
+		if ok || perr != nil {
+			return ok, perr
+		}
+		if resp != nil && resp.StatusCode == http.StatusNotFound {
+			return true, nil
+		}
+		return false, nil
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	return client.Do(req) // want `retry-permanent: client.Do retries HTTP 404`
+}
+
+// throttled retries 429 and 503 only, with the library's jitter.
+func throttled(ctx context.Context, url string) (*http.Response, error) {
+	client := retryablehttp.NewClient()
+	client.RetryMax = 6
+	client.Backoff = retryablehttp.RateLimitLinearJitterBackoff
+	client.CheckRetry = func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		if err != nil {
+			return true, nil
+		}
+		switch resp.StatusCode {
+		case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+			return true, nil
+		}
+		return false, nil
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	return client.Do(req)
+}
+
+// withPolicy uses a policy defined elsewhere in the package.
+func withPolicy(ctx context.Context, url string) (*http.Response, error) {
+	client := retryablehttp.NewClient()
+	client.Backoff = retryablehttp.LinearJitterBackoff
+	client.CheckRetry = retryOnUnavailable
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	return client.Do(req)
+}
+
+func retryOnUnavailable(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	return err == nil && resp.StatusCode == http.StatusServiceUnavailable, nil
+}
