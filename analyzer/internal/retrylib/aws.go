@@ -104,6 +104,14 @@ func (cfg awsConfig) retrier(call *ast.CallExpr) *Retrier {
 		DelayAt:    cfg.delayAt,
 		Classified: cfg.classified,
 		Permanent:  cfg.permanent,
+		Fixes: map[string]string{
+			"unbounded-retry":    "give retry.AddWithMaxAttempts a limit above zero, e.g. 5",
+			"fixed-sleep":        "leave StandardOptions.Backoff unset, or use retry.NewExponentialJitterBackoff(maxBackoff)",
+			"no-jitter":          "leave StandardOptions.Backoff unset, or use retry.NewExponentialJitterBackoff(maxBackoff)",
+			"no-cap":             "leave StandardOptions.Backoff unset, or use retry.NewExponentialJitterBackoff(maxBackoff)",
+			"unclassified-retry": "return aws.TrueTernary only for transient error codes and aws.UnknownTernary otherwise",
+			"retry-permanent":    "drop these codes from the retryable codes; the standard retryer already retries throttling and transient errors",
+		},
 	}
 }
 

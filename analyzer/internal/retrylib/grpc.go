@@ -73,6 +73,9 @@ func grpcServiceConfig(info *types.Info, call *ast.CallExpr, fn *types.Func, enc
 		DelayAt:    cfgArg,
 		Classified: true,
 		Permanent:  policy.permanent,
+		Fixes: map[string]string{
+			"retry-permanent": "remove them from retryableStatusCodes in the service config's retryPolicy and retry only UNAVAILABLE (or RESOURCE_EXHAUSTED, ABORTED)",
+		},
 	}
 }
 

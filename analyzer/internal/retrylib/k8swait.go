@@ -99,7 +99,33 @@ func k8sWait(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *as
 	if e := arg(form.stop); e != nil {
 		r.Context = !t.refersTo(e, k8sWaitPath, "NeverStop") && t.liveContext(e)
 	}
+	r.Fixes = waitFixes(true, false)
 	return r
+}
+
+// waitFixes says how to fix a wait or client-go retry in their terms:
+// poll for a Poll function, onError for client-go's OnError and
+// RetryOnConflict.
+func waitFixes(poll, onError bool) map[string]string {
+	f := map[string]string{
+		"no-jitter":             "set Jitter in the wait.Backoff, e.g. Jitter: 0.5",
+		"no-cap":                "set Cap in the wait.Backoff, e.g. Cap: 30 * time.Second",
+		"fixed-sleep":           "set Factor above 1, Jitter and Cap in the wait.Backoff",
+		"unbounded-retry":       "poll with wait.PollUntilContextTimeout, or under a context that ends",
+		"unclassified-retry":    "return the error for failures that cannot pass, and false, nil only for transient ones, e.g. apierrors.IsServerTimeout(err)",
+		"retry-permanent":       "return these errors from the condition instead of false, nil",
+		"sleep-ignores-context": "use wait.ExponentialBackoffWithContext(ctx, ...)",
+	}
+	if poll {
+		f["fixed-sleep"] = "retry with wait.ExponentialBackoffWithContext and a wait.Backoff with Factor, Jitter and Cap"
+		f["sleep-ignores-context"] = "poll with wait.PollUntilContextTimeout(ctx, ...)"
+	}
+	if onError {
+		f["unclassified-retry"] = "let OnError's retriable accept only transient errors, e.g. apierrors.IsConflict or apierrors.IsServerTimeout"
+		f["retry-permanent"] = "drop them from OnError's retriable and retry only transient errors, e.g. apierrors.IsServerTimeout or apierrors.IsTooManyRequests"
+		f["sleep-ignores-context"] = "pass a back-off short enough to finish within the caller's deadline, or retry with wait.ExponentialBackoffWithContext(ctx, ...)"
+	}
+	return f
 }
 
 // waitBackoff is a wait.Backoff as configured.
@@ -289,6 +315,7 @@ func (t *tracer) backoffRetrier(lib string, call *ast.CallExpr, backoff, op, ctx
 		Classified: cond.classified,
 		Permanent:  cond.permanent,
 	}
+	r.Fixes = waitFixes(false, lib == clientgoRetryPath)
 	if ctx != nil {
 		r.Context = t.liveContext(ctx)
 	} else if total, ok := b.totalWait(); ok && total <= shortSchedule {

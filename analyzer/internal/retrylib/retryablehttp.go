@@ -198,7 +198,24 @@ func (cfg httpConfig) retrier(t *tracer, call *ast.CallExpr, ctx bool) *Retrier 
 	}
 	r.Delay = finiteSchedule(cfg.delay(t, retries), r.Attempts)
 	r.Classified, r.Permanent = t.checkRetry(cfg.checkRetry)
+	r.Fixes = httpFixes(cfg, r.Delay)
 	return r
+}
+
+// httpFixes says how to fix a client in retryablehttp's terms.
+func httpFixes(cfg httpConfig, d Delay) map[string]string {
+	jitter := "set Backoff to retryablehttp.LinearJitterBackoff with RetryWaitMin below RetryWaitMax, or to a Backoff that adds jitter"
+	if d.Grows && cfg.backoff != nil && !d.Random {
+		jitter = "give LinearJitterBackoff room to jitter (RetryWaitMin below RetryWaitMax), or use a Backoff that adds jitter"
+	}
+	return map[string]string{
+		"no-jitter":             jitter,
+		"fixed-sleep":           jitter,
+		"no-cap":                "clamp the Backoff's result to its max argument (RetryWaitMax)",
+		"unclassified-retry":    "let CheckRetry retry only connection errors, 429 and 5xx, e.g. by deferring to retryablehttp.DefaultRetryPolicy",
+		"retry-permanent":       "make CheckRetry return false for them; retryablehttp.DefaultRetryPolicy retries only connection errors, 429 and 5xx",
+		"sleep-ignores-context": "build the request with retryablehttp.NewRequestWithContext(ctx, ...) so that cancellation ends the retries",
+	}
 }
 
 // delay reads the wait of the configured Backoff between RetryWaitMin and

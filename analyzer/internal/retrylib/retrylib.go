@@ -62,6 +62,10 @@ type Retrier struct {
 	// delay never grows. FreshAt is where it is created.
 	Fresh   bool
 	FreshAt ast.Expr
+	// Fixes gives, by rule name ("no-jitter"), the fix in the library's
+	// own terms ("set Jitter in the wait.Backoff"), for the rules whose
+	// message would otherwise suggest hand-written code.
+	Fixes map[string]string
 }
 
 // Delay is the shape of a library's wait between attempts.

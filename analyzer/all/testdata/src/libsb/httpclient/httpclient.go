@@ -25,7 +25,7 @@ type Client struct {
 // NewClient keeps retryablehttp's defaults: DefaultBackoff doubles the wait
 // from 1s to 30s without jitter.
 func NewClient(base string) *Client {
-	hc := retryablehttp.NewClient() // want `no-jitter: retry wait \(retryablehttp.NewClient\(\)\) grows with the attempt but nothing random enters it`
+	hc := retryablehttp.NewClient() // want `no-jitter: retry wait \(retryablehttp.NewClient\(\)\) grows with the attempt but nothing random enters it; .*; set Backoff to retryablehttp.LinearJitterBackoff`
 	hc.Logger = nil
 	hc.RetryMax = 3
 	return &Client{base: base, http: hc}
@@ -78,7 +78,7 @@ func (c *Client) Refund(ctx context.Context, id string) error {
 // Ping sends a request without the caller's context: the retries keep
 // waiting after the caller gave up.
 func (c *Client) Ping(ctx context.Context) error {
-	resp, err := c.http.Get(c.base + "/healthz") // want `sleep-ignores-context: c.http.Get waits between attempts without ctx although it is in scope`
+	resp, err := c.http.Get(c.base + "/healthz") // want `sleep-ignores-context: c.http.Get waits between attempts without ctx although it is in scope; .*; build the request with retryablehttp.NewRequestWithContext\(ctx, ...\)`
 	if err != nil {
 		return err
 	}

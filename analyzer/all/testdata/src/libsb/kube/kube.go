@@ -89,7 +89,7 @@ func (c *Controller) Everything(ctx context.Context, pod *Pod) error {
 
 // Forbidden retries authorisation failures, which no retry fixes.
 func (c *Controller) Forbidden(ctx context.Context, pod *Pod) error {
-	return retry.OnError(retry.DefaultRetry, apierrors.IsForbidden, func() error { // want `retry-permanent: retry.OnError retries HTTP 403, which cannot succeed on retry`
+	return retry.OnError(retry.DefaultRetry, apierrors.IsForbidden, func() error { // want `retry-permanent: retry.OnError retries HTTP 403, which cannot succeed on retry; .*; drop them from OnError's retriable`
 		_, err := c.pods.Create(ctx, pod)
 		return err
 	})
@@ -174,7 +174,7 @@ var errTransient = errors.New("transient")
 
 // Sync backs off exponentially without jitter on transient failures.
 func (c *Controller) Sync(pod *Pod) error {
-	backoff := wait.Backoff{ // want `no-jitter: retry wait \(wait.Backoff\{.*\}\) grows with the attempt but nothing random enters it`
+	backoff := wait.Backoff{ // want `no-jitter: retry wait \(wait.Backoff\{.*\}\) grows with the attempt but nothing random enters it; .*; set Jitter in the wait.Backoff`
 		Duration: 100 * time.Millisecond,
 		Factor:   2,
 		Steps:    6,
@@ -209,7 +209,7 @@ func (c *Controller) SyncJittered(ctx context.Context, pod *Pod) error {
 
 // Reconnect grows a jittered wait for thirty steps without a cap.
 func (c *Controller) Reconnect(ctx context.Context, name string) error {
-	b := wait.Backoff{Duration: time.Second, Factor: 2, Jitter: 0.1, Steps: 30} // want `no-cap: retry wait \(wait.Backoff\{.*\}\) grows with the attempt without an upper bound`
+	b := wait.Backoff{Duration: time.Second, Factor: 2, Jitter: 0.1, Steps: 30} // want `no-cap: retry wait \(wait.Backoff\{.*\}\) grows with the attempt without an upper bound; .*; set Cap in the wait.Backoff`
 	return wait.ExponentialBackoffWithContext(ctx, b, func(ctx context.Context) (bool, error) {
 		if _, err := c.pods.Get(ctx, name); err != nil {
 			if apierrors.IsUnauthorized(err) {
