@@ -180,6 +180,8 @@ func (t *tracer) waitBackoffOf(e ast.Expr, pos token.Pos) waitBackoff {
 	if !from(e) && key != "" {
 		if o := t.origin(key, pos); o != nil && o.Index == 0 {
 			from(o.Value)
+		} else if v := t.packageValue(e); v != nil {
+			from(v)
 		}
 	}
 	for _, s := range t.fieldSets(key) {

@@ -255,7 +255,7 @@ func (t *tracer) stringOf(e ast.Expr) (string, bool) {
 	if v := t.constOf(e); v != nil && v.Kind() == constant.String {
 		return constant.StringVal(v), true
 	}
-	if lit := t.packageString(e); lit != nil {
+	if lit, ok := t.packageValue(e).(*ast.BasicLit); ok && lit.Kind == token.STRING {
 		return t.stringOf(lit)
 	}
 	switch x := ast.Unparen(t.resolve(e)).(type) {
@@ -279,7 +279,12 @@ func (t *tracer) stringOf(e ast.Expr) (string, bool) {
 		for _, a := range x.Args[1:] {
 			v, ok := t.goValue(a)
 			if !ok {
-				return "", false
+				// A string not known here (a service name) is only a
+				// name in the document; any other value may be a setting.
+				if !t.isString(a) {
+					return "", false
+				}
+				v = "unknown"
 			}
 			args = append(args, v)
 		}
@@ -895,11 +900,12 @@ func finiteSchedule(d Delay, attempts int) Delay {
 	return d
 }
 
-// packageString returns the string literal a package-level variable is
-// declared with (var serviceConfig = `{...}`), or nil. The declaration is
-// not in the function, so it is found as the first typed expression after
-// the variable's name.
-func (t *tracer) packageString(e ast.Expr) *ast.BasicLit {
+// packageValue returns the literal a package-level variable of this
+// package is declared with (var serviceConfig = `{...}`, var backoff =
+// wait.Backoff{...}): a string literal or a composite literal, or nil. The
+// declaration is not in the function, so it is found as the outermost
+// typed expression that starts first after the variable's name.
+func (t *tracer) packageValue(e ast.Expr) ast.Expr {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
 		return nil
@@ -908,18 +914,31 @@ func (t *tracer) packageString(e ast.Expr) *ast.BasicLit {
 	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
 		return nil
 	}
-	if b, ok := v.Type().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
-		return nil
-	}
 	var next ast.Expr
 	for x := range t.info.Types {
-		if x.Pos() > v.Pos() && (next == nil || x.Pos() < next.Pos()) {
+		if x.Pos() <= v.Pos() {
+			continue
+		}
+		if next == nil || x.Pos() < next.Pos() || (x.Pos() == next.Pos() && x.End() > next.End()) {
 			next = x
 		}
 	}
-	lit, _ := next.(*ast.BasicLit)
-	if lit == nil || lit.Kind != token.STRING {
-		return nil
+	switch x := next.(type) {
+	case *ast.BasicLit:
+		if x.Kind == token.STRING {
+			return x
+		}
+	case *ast.CompositeLit:
+		return x
 	}
-	return lit
+	return nil
+}
+
+func (t *tracer) isString(e ast.Expr) bool {
+	tv, ok := t.info.Types[e]
+	if !ok || tv.Type == nil {
+		return false
+	}
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
 }

@@ -118,3 +118,18 @@ func sharedOptions() []grpc.DialOption {
 func DialShared(target string) (*grpc.ClientConn, error) {
 	return grpc.NewClient(target, sharedOptions()...)
 }
+
+// policyTemplate is filled with the service name.
+const policyTemplate = `{"methodConfig":[{"name":[{"service":"%s"}],"retryPolicy":{"maxAttempts":3,"initialBackoff":"0.2s","maxBackoff":"2s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE","%s"]}}]}`
+
+// DialService fills the template at run time.
+func DialService(target, service string) (*grpc.ClientConn, error) {
+	return grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()), // want `retry-permanent: grpc.NewClient retries gRPC NotFound`
+		grpc.WithDefaultServiceConfig(fmt.Sprintf(policyTemplate, service, "NOT_FOUND")))
+}
+
+// DialTuned takes its attempts at run time: nothing to read.
+func DialTuned(target string, attempts int) (*grpc.ClientConn, error) {
+	return grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultServiceConfig(fmt.Sprintf(`{"methodConfig":[{"name":[{}],"retryPolicy":{"maxAttempts":%d,"initialBackoff":"0.2s","maxBackoff":"2s","backoffMultiplier":2,"retryableStatusCodes":["NOT_FOUND"]}}]}`, attempts)))
+}

@@ -281,3 +281,17 @@ func (c *Controller) Retrying(ctx context.Context, name string) error {
 	}
 	return err
 }
+
+// backoffPolicy is the controller's shared back-off, without jitter.
+var backoffPolicy = wait.Backoff{Duration: 200 * time.Millisecond, Factor: 3, Steps: 5, Cap: 5 * time.Second} // want `no-jitter: retry wait \(wait.Backoff\{.*\}\) grows with the attempt but nothing random enters it`
+
+// Evict retries evictions the API server throttles, with the shared policy.
+func (c *Controller) Evict(name string) error {
+	return wait.ExponentialBackoff(backoffPolicy, func() (bool, error) {
+		err := c.pods.Delete(context.Background(), name)
+		if apierrors.IsTooManyRequests(err) {
+			return false, nil
+		}
+		return err == nil, err
+	})
+}
