@@ -326,13 +326,9 @@ func (t *tracer) backoffRetrier(lib string, call *ast.CallExpr, backoff, op, ctx
 		// a cancelled caller back.
 		r.Context = true
 	}
-	if lit := compositeOf(backoff); lit == nil {
-		if l := t.insideLoop(call); l != nil && b.at != nil && within(b.at, l) && !within(b.at, call) {
-			// Created every round of a loop that retries this call
-			// again: each call starts the schedule over.
-			r.Fresh, r.FreshAt = true, b.at
-		}
-	}
+	// wait.Backoff is passed by value: every call starts the schedule
+	// over wherever the value is made, so a call inside a retry loop is a
+	// nested retry, not a back-off that never grows.
 	return r
 }
 

@@ -401,20 +401,6 @@ func (t *tracer) funcLit(e ast.Expr) *ast.FuncLit {
 	return lit
 }
 
-// insideLoop returns the innermost for or range statement of the body that
-// holds n, or nil.
-func (t *tracer) insideLoop(n ast.Node) ast.Node {
-	for p := t.parent[n]; p != nil; p = t.parent[p] {
-		switch p.(type) {
-		case *ast.ForStmt, *ast.RangeStmt:
-			return p
-		case *ast.FuncLit:
-			return nil
-		}
-	}
-	return nil
-}
-
 // within reports whether n lies inside outer.
 func within(n, outer ast.Node) bool {
 	return outer != nil && outer.Pos() <= n.Pos() && n.End() <= outer.End()

@@ -66,7 +66,12 @@ func retryablehttp(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosi
 		if key != "" {
 			cfg.set(t, t.fieldSets(key), token.NoPos)
 		}
-		return cfg.retrier(t, call, true)
+		r := cfg.retrier(t, call, true)
+		if r != nil && cfg.backoff == nil && t.passedOn(key) {
+			// Handed to a function that may set its Backoff.
+			r.Delay = Delay{Unknown: true}
+		}
+		return r
 	}
 	return nil
 }
@@ -377,6 +382,31 @@ func (t *tracer) keyEscapes(key string) bool {
 		return true
 	})
 	return escapes
+}
+
+// passedOn reports whether the client key names is given to a function
+// outside retryablehttp, which may configure it.
+func (t *tracer) passedOn(key string) bool {
+	if key == "" {
+		return false
+	}
+	found := false
+	ast.Inspect(t.body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return !found
+		}
+		if fn := t.callee(call); fn != nil && fn.Pkg() != nil && Path(fn.Pkg()) == retryablehttpPath {
+			return true
+		}
+		for _, a := range call.Args {
+			if keyOf(a) == key {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // sendsRequest reports whether the function sends a request through the

@@ -420,3 +420,24 @@ func withPolicy(ctx context.Context, url string) (*http.Response, error) {
 func retryOnUnavailable(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	return err == nil && resp.StatusCode == http.StatusServiceUnavailable, nil
 }
+
+// Options tune a client built by NewTunedClient.
+type Options struct {
+	Retries int
+	Jitter  bool
+}
+
+func (o Options) apply(c *retryablehttp.Client) {
+	c.RetryMax = o.Retries
+	if o.Jitter {
+		c.Backoff = retryablehttp.LinearJitterBackoff
+	}
+}
+
+// NewTunedClient hands its client to the options, which may set the
+// back-off: nothing is known here about the wait.
+func NewTunedClient(o Options) *retryablehttp.Client {
+	c := retryablehttp.NewClient()
+	o.apply(c)
+	return c
+}
