@@ -56,7 +56,7 @@ func awsRetry(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *a
 		}
 		cfg := awsDefaults(call)
 		if n, ok := t.intOf(call.Args[0]); ok && n != 0 {
-			cfg.attempts = int(n) // 0 leaves the default
+			cfg.attempts = limit(n) // 0 leaves the default
 		}
 		return cfg.retrier(call)
 	}
@@ -105,7 +105,7 @@ func (cfg awsConfig) retrier(call *ast.CallExpr) *Retrier {
 		Classified: cfg.classified,
 		Permanent:  cfg.permanent,
 		Fixes: map[string]string{
-			"unbounded-retry":    "give retry.AddWithMaxAttempts a limit above zero, e.g. 5",
+			"unbounded-retry":    "give the retryer a small attempt limit (retry.AddWithMaxAttempts, StandardOptions.MaxAttempts), e.g. 5",
 			"fixed-sleep":        "leave StandardOptions.Backoff unset, or use retry.NewExponentialJitterBackoff(maxBackoff)",
 			"no-jitter":          "leave StandardOptions.Backoff unset, or use retry.NewExponentialJitterBackoff(maxBackoff)",
 			"no-cap":             "leave StandardOptions.Backoff unset, or use retry.NewExponentialJitterBackoff(maxBackoff)",
@@ -209,7 +209,7 @@ func (t *tracer) awsRetryer(e ast.Expr, depth int) awsConfig {
 	case isFunc(fn, awsRetryPath, "AddWithMaxAttempts") && arg(1) != nil:
 		cfg := t.awsRetryer(arg(0), depth+1)
 		if n, ok := t.intOf(arg(1)); ok {
-			cfg.attempts = int(n)
+			cfg.attempts = limit(n)
 		}
 		return cfg
 	case isFunc(fn, awsRetryPath, "AddWithMaxBackoffDelay") && arg(1) != nil:
@@ -272,7 +272,7 @@ func (t *tracer) standardOption(cfg *awsConfig, opt ast.Expr) {
 			switch sel.Sel.Name {
 			case "MaxAttempts":
 				if n, ok := t.intOf(v); ok && n > 0 {
-					cfg.attempts = int(n) // NewStandard takes <= 0 as the default
+					cfg.attempts = limit(n) // NewStandard takes <= 0 as the default
 				}
 			case "Backoff":
 				cfg.delay, cfg.delayAt = t.awsBackoff(v), v

@@ -487,7 +487,72 @@ type scenario struct {
 	// onReturn, when set, reads a whole return statement instead of
 	// verdict reading its first result.
 	onReturn func(*ast.ReturnStmt) tri
-	depth    int
+	// env holds the bool variables set on the path run so far
+	// (shouldRetry = true).
+	env   map[string]tri
+	depth int
+}
+
+// fork runs one branch with its own copy of the variables set so far.
+func (s *scenario) fork(run func() (tri, bool)) (tri, bool) {
+	saved := s.env
+	s.env = make(map[string]tri, len(saved))
+	for k, v := range saved {
+		s.env[k] = v
+	}
+	defer func() { s.env = saved }()
+	return run()
+}
+
+// assign records what a statement sets a bool variable to.
+func (s *scenario) assign(st ast.Stmt) {
+	set := func(id *ast.Ident, v ast.Expr) {
+		if s.env == nil {
+			s.env = map[string]tri{}
+		}
+		if tv, ok := s.t.info.Types[v]; ok && tv.Type != nil && types.Identical(tv.Type.Underlying(), types.Typ[types.Bool]) {
+			s.env[id.Name] = s.eval(v)
+			return
+		}
+		delete(s.env, id.Name)
+	}
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if len(st.Lhs) != len(st.Rhs) {
+			for _, l := range st.Lhs {
+				if id, ok := l.(*ast.Ident); ok && s.env != nil {
+					delete(s.env, id.Name)
+				}
+			}
+			return
+		}
+		for i, l := range st.Lhs {
+			if id, ok := l.(*ast.Ident); ok && (st.Tok == token.ASSIGN || st.Tok == token.DEFINE) {
+				set(id, st.Rhs[i])
+			}
+		}
+	case *ast.DeclStmt:
+		gd, ok := st.Decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR {
+			return
+		}
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, id := range vs.Names {
+				switch {
+				case len(vs.Values) == len(vs.Names):
+					set(id, vs.Values[i])
+				case len(vs.Values) == 0:
+					if obj := s.t.info.Defs[id]; obj != nil && types.Identical(obj.Type().Underlying(), types.Typ[types.Bool]) {
+						if s.env == nil {
+							s.env = map[string]tri{}
+						}
+						s.env[id.Name] = triFalse
+					}
+				}
+			}
+		}
+	}
 }
 
 // retries runs the body of a predicate: the verdict of the first return
@@ -521,7 +586,12 @@ func (s *scenario) exec(stmts, rest []ast.Stmt) (v tri, returned bool) {
 			return s.verdict(st.Results[0]), true
 		case *ast.BlockStmt:
 			return s.exec(st.List, after)
+		case *ast.AssignStmt, *ast.DeclStmt:
+			s.assign(st)
 		case *ast.IfStmt:
+			if st.Init != nil {
+				s.assign(st.Init)
+			}
 			var elseList []ast.Stmt
 			switch e := st.Else.(type) {
 			case *ast.BlockStmt:
@@ -535,8 +605,8 @@ func (s *scenario) exec(stmts, rest []ast.Stmt) (v tri, returned bool) {
 			case triFalse:
 				return s.exec(elseList, after)
 			}
-			a, _ := s.exec(st.Body.List, after)
-			b, _ := s.exec(elseList, after)
+			a, _ := s.fork(func() (tri, bool) { return s.exec(st.Body.List, after) })
+			b, _ := s.fork(func() (tri, bool) { return s.exec(elseList, after) })
 			if a == b {
 				return a, true
 			}
@@ -581,7 +651,7 @@ func (s *scenario) switchStmt(st *ast.SwitchStmt, after []ast.Stmt) (tri, bool) 
 			v, _ := s.exec(cc.Body, after)
 			return s.merge(unknown, v), true
 		case triUnknown:
-			v, _ := s.exec(cc.Body, after)
+			v, _ := s.fork(func() (tri, bool) { return s.exec(cc.Body, after) })
 			unknown = append(unknown, v)
 		}
 	}
@@ -606,6 +676,11 @@ func (s *scenario) merge(alts []tri, v tri) tri {
 // eval evaluates a condition in the scenario.
 func (s *scenario) eval(e ast.Expr) tri {
 	e = ast.Unparen(e)
+	if id, ok := e.(*ast.Ident); ok {
+		if v, ok := s.env[id.Name]; ok {
+			return v
+		}
+	}
 	if s.truth != nil {
 		if r := s.truth(e); r != triUnknown {
 			return r
@@ -875,6 +950,19 @@ func (t *tracer) callShape(lit *ast.FuncLit, call *ast.CallExpr, attempt types.O
 		return shape{Delay: Delay{Grows: true, Random: true, Capped: true}}
 	}
 	return shape{unknown: true}
+}
+
+// foreverAttempts is the attempt limit from which a limit means none:
+// RetryMax = math.MaxInt32 retries for as long as the process lives.
+const foreverAttempts = 10000
+
+// limit turns an attempt count into Retrier.Attempts: 0 when it is so
+// large that it is no limit.
+func limit(attempts int64) int {
+	if attempts >= foreverAttempts {
+		return 0
+	}
+	return int(attempts)
 }
 
 // finiteSchedule counts a growing wait as capped when so few attempts are

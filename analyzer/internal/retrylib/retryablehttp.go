@@ -51,12 +51,12 @@ func retryablehttp(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosi
 		case "Get", "Head", "Post", "PostForm":
 			ctx = false // a request without a context
 		}
-		return cfg.retrier(t, call, ctx)
+		return cfg.retrier(t, call, ctx, fn.Name() == "StandardClient")
 	}
 	switch fn.Name() {
 	case "Get", "Head", "Post", "PostForm":
 		cfg := httpConfig{at: call}
-		return cfg.retrier(t, call, false)
+		return cfg.retrier(t, call, false, false)
 	case "NewClient":
 		key, escapes := t.clientKey(call)
 		if !escapes && t.sendsRequest(key) {
@@ -66,7 +66,7 @@ func retryablehttp(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosi
 		if key != "" {
 			cfg.set(t, t.fieldSets(key), token.NoPos)
 		}
-		r := cfg.retrier(t, call, true)
+		r := cfg.retrier(t, call, true, true)
 		if r != nil && cfg.backoff == nil && t.passedOn(key) {
 			// Handed to a function that may set its Backoff.
 			r.Delay = Delay{Unknown: true}
@@ -182,18 +182,25 @@ func (cfg *httpConfig) durField(t *tracer, e ast.Expr, def time.Duration) (time.
 }
 
 // retrier builds the Retrier of a request sent by the client.
-func (cfg httpConfig) retrier(t *tracer, call *ast.CallExpr, ctx bool) *Retrier {
+//
+// configOnly is set for a call that configures a client used elsewhere
+// (NewClient, StandardClient).
+func (cfg httpConfig) retrier(t *tracer, call *ast.CallExpr, ctx, configOnly bool) *Retrier {
 	retries := cfg.intField(t, cfg.retryMax, httpDefaultRetryMax)
 	if retries <= 0 {
 		return nil // RetryMax 0: one attempt, no retry
 	}
+	attempts := limit(retries + 1)
 	r := &Retrier{
 		Library:  retryablehttpPath,
 		Call:     call,
-		Attempts: int(retries) + 1,
-		Context:  ctx,
-		Waits:    true,
-		DelayAt:  call,
+		Attempts: attempts,
+		// A client configured here sends its requests elsewhere, with
+		// their own contexts; with no attempt limit nothing seen here
+		// ends its retries.
+		Context: ctx && (attempts > 0 || !configOnly),
+		Waits:   true,
+		DelayAt: call,
 	}
 	if cfg.at != nil {
 		r.DelayAt = cfg.at
@@ -203,23 +210,28 @@ func (cfg httpConfig) retrier(t *tracer, call *ast.CallExpr, ctx bool) *Retrier 
 	}
 	r.Delay = finiteSchedule(cfg.delay(t, retries), r.Attempts)
 	r.Classified, r.Permanent = t.checkRetry(cfg.checkRetry)
-	r.Fixes = httpFixes(cfg, r.Delay)
+	r.Fixes = httpFixes(t, cfg, r.Delay)
 	return r
 }
 
 // httpFixes says how to fix a client in retryablehttp's terms.
-func httpFixes(cfg httpConfig, d Delay) map[string]string {
+func httpFixes(t *tracer, cfg httpConfig, d Delay) map[string]string {
 	jitter := "set Backoff to retryablehttp.LinearJitterBackoff with RetryWaitMin below RetryWaitMax, or to a Backoff that adds jitter"
 	if d.Grows && cfg.backoff != nil && !d.Random {
 		jitter = "give LinearJitterBackoff room to jitter (RetryWaitMin below RetryWaitMax), or use a Backoff that adds jitter"
 	}
+	capFix := "clamp the Backoff's result to its max argument (RetryWaitMax)"
+	if b := cfg.backoff; b != nil && (t.refersTo(b, retryablehttpPath, "LinearJitterBackoff") || t.refersTo(b, retryablehttpPath, "RateLimitLinearJitterBackoff")) {
+		capFix = "LinearJitterBackoff has no cap: keep RetryMax small, or clamp the wait in a Backoff of your own"
+	}
 	return map[string]string{
 		"no-jitter":             jitter,
 		"fixed-sleep":           jitter,
-		"no-cap":                "clamp the Backoff's result to its max argument (RetryWaitMax)",
+		"no-cap":                capFix,
 		"unclassified-retry":    "let CheckRetry retry only connection errors, 429 and 5xx, e.g. by deferring to retryablehttp.DefaultRetryPolicy",
 		"retry-permanent":       "make CheckRetry return false for them; retryablehttp.DefaultRetryPolicy retries only connection errors, 429 and 5xx",
 		"sleep-ignores-context": "build the request with retryablehttp.NewRequestWithContext(ctx, ...) so that cancellation ends the retries",
+		"unbounded-retry":       "set RetryMax to a few retries, e.g. 4",
 	}
 }
 

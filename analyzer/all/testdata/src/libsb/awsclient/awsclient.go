@@ -29,7 +29,7 @@ func LoadAdaptive(ctx context.Context) (aws.Config, error) {
 // LoadForever retries every retryable error until it succeeds.
 func LoadForever(ctx context.Context) (aws.Config, error) {
 	return config.LoadDefaultConfig(ctx, config.WithRetryer(func() aws.Retryer {
-		return retry.AddWithMaxAttempts(retry.NewStandard(), 0) // want `unbounded-retry: retry.AddWithMaxAttempts has no attempt limit, deadline or context exit; .*; give retry.AddWithMaxAttempts a limit above zero`
+		return retry.AddWithMaxAttempts(retry.NewStandard(), 0) // want `unbounded-retry: retry.AddWithMaxAttempts has no attempt limit, deadline or context exit; .*; give the retryer a small attempt limit \(retry.AddWithMaxAttempts, StandardOptions.MaxAttempts\)`
 	}))
 }
 

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"time"
@@ -318,7 +319,7 @@ func single(ctx context.Context, url string) error {
 // Sync retries, by hand, a request that the client already retries.
 func (c *Client) Sync(ctx context.Context) error {
 	var err error
-	for attempt := 0; attempt < 3; attempt++ { // want `nested-retry: retry loop retries c.http.Do, which retries too \(httpclient.go:327\): attempts multiply, \(2\+1\)×\(4\+1\) = 15 attempts`
+	for attempt := 0; attempt < 3; attempt++ { // want `nested-retry: retry loop retries c.http.Do, which retries too \(httpclient.go:328\): attempts multiply, \(2\+1\)×\(4\+1\) = 15 attempts`
 		req, rerr := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, c.base+"/sync", nil)
 		if rerr != nil {
 			return rerr
@@ -440,4 +441,43 @@ func NewTunedClient(o Options) *retryablehttp.Client {
 	c := retryablehttp.NewClient()
 	o.apply(c)
 	return c
+}
+
+// NewBackend retries 400 with the server errors, deciding in a variable.
+func NewBackend() *http.Client {
+	rc := retryablehttp.NewClient()
+	rc.Backoff = retryablehttp.LinearJitterBackoff
+	rc.CheckRetry = func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		var shouldRetry bool
+		if err != nil {
+			shouldRetry = true
+		} else if resp.StatusCode == http.StatusBadRequest ||
+			resp.StatusCode == http.StatusTooManyRequests ||
+			resp.StatusCode >= http.StatusInternalServerError {
+			shouldRetry = true
+		}
+		return shouldRetry, nil
+	}
+	return rc.StandardClient() // want `retry-permanent: rc.StandardClient retries HTTP 400`
+}
+
+// NewWatcher retries network errors and the library's policy.
+func NewWatcher() *http.Client {
+	rc := retryablehttp.NewClient()
+	rc.Backoff = retryablehttp.LinearJitterBackoff
+	rc.CheckRetry = func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		if _, ok := err.(interface{ Timeout() bool }); ok {
+			return true, nil
+		}
+		return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
+	}
+	return rc.StandardClient()
+}
+
+// NewAgent retries for as long as the process lives.
+func NewAgent() *http.Client {
+	rc := retryablehttp.NewClient()
+	rc.RetryMax = math.MaxInt32
+	rc.Backoff = retryablehttp.LinearJitterBackoff // want `no-cap: retry wait \(retryablehttp.LinearJitterBackoff\) grows with the attempt without an upper bound; .*; LinearJitterBackoff has no cap: keep RetryMax small`
+	return rc.StandardClient()                     // want `unbounded-retry: rc.StandardClient has no attempt limit, deadline or context exit; .*; set RetryMax to a few retries`
 }
