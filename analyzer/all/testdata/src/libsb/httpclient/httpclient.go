@@ -481,3 +481,11 @@ func NewAgent() *http.Client {
 	rc.Backoff = retryablehttp.LinearJitterBackoff // want `no-cap: retry wait \(retryablehttp.LinearJitterBackoff\) grows with the attempt without an upper bound; .*; LinearJitterBackoff has no cap: keep RetryMax small`
 	return rc.StandardClient()                     // want `unbounded-retry: rc.StandardClient has no attempt limit, deadline or context exit; .*; set RetryMax to a few retries`
 }
+
+// NewTransport hands a jittered client to net/http as a transport.
+func NewTransport() http.RoundTripper {
+	c := retryablehttp.NewClient()
+	c.Backoff = retryablehttp.LinearJitterBackoff
+	c.CheckRetry = retryablehttp.ErrorPropagatedRetryPolicy
+	return &retryablehttp.RoundTripper{Client: c}
+}

@@ -295,3 +295,31 @@ func (c *Controller) Evict(name string) error {
 		return err == nil, err
 	})
 }
+
+// Recreate retries a create with the deprecated poll, which ignores ctx.
+func (c *Controller) Recreate(ctx context.Context, pod *Pod) error {
+	return wait.PollImmediate(time.Second, 30*time.Second, func() (bool, error) { // want `fixed-sleep: wait.PollImmediate waits a constant 1s` `unclassified-retry: wait.PollImmediate retries every error` `sleep-ignores-context: wait.PollImmediate waits between attempts without ctx although it is in scope; .*; poll with wait.PollUntilContextTimeout\(ctx, ...\)`
+		_, err := c.pods.Create(ctx, pod)
+		if err != nil {
+			log.Printf("create: %v", err)
+			return false, nil
+		}
+		return true, nil
+	})
+}
+
+// Patch retries conflicts in a condition that names them in a switch.
+func (c *Controller) Patch(ctx context.Context, pod *Pod) error {
+	b := wait.Backoff{Duration: 50 * time.Millisecond, Factor: 2, Jitter: 1, Steps: 5}
+	return wait.ExponentialBackoffWithContext(ctx, b, func(ctx context.Context) (bool, error) {
+		_, err := c.pods.Update(ctx, pod)
+		switch {
+		case err == nil:
+			return true, nil
+		case apierrors.IsConflict(err):
+			return false, nil
+		default:
+			return false, err
+		}
+	})
+}
