@@ -145,7 +145,7 @@ func (t *tracer) wrappedLater(call *ast.CallExpr) bool {
 		return false
 	}
 	found := false
-	ast.Inspect(t.body, func(n ast.Node) bool {
+	t.inspect(func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok && c.Pos() > call.Pos() && len(c.Args) > 0 && keyOf(c.Args[0]) == key {
 			if _, ok := t.calls(c, awsRetryPath, "AddWithMaxAttempts", "AddWithMaxBackoffDelay", "AddWithErrorCodes"); ok {
 				found = true

@@ -40,6 +40,13 @@ func newTracer(info *types.Info, body *ast.BlockStmt) *tracer {
 	return t
 }
 
+// inspect walks the body of the function, if there is one.
+func (t *tracer) inspect(f func(ast.Node) bool) {
+	if t.body != nil {
+		ast.Inspect(t.body, f)
+	}
+}
+
 // up returns the nearest ancestor of n that is not a parenthesis.
 func (t *tracer) up(n ast.Node) ast.Node {
 	p := t.parent[n]
@@ -87,7 +94,7 @@ func (t *tracer) assignments(key string) []assignment {
 	if t.body == nil || key == "" {
 		return nil
 	}
-	ast.Inspect(t.body, func(n ast.Node) bool {
+	t.inspect(func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
@@ -146,7 +153,7 @@ func (t *tracer) fieldSets(key string) []fieldSet {
 	if t.body == nil || key == "" {
 		return nil
 	}
-	ast.Inspect(t.body, func(n ast.Node) bool {
+	t.inspect(func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
 			return true

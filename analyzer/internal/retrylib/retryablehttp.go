@@ -368,7 +368,7 @@ func (t *tracer) clientKey(call ast.Expr) (key string, escapes bool) {
 // keyEscapes reports whether a local client variable leaves the function.
 func (t *tracer) keyEscapes(key string) bool {
 	escapes := false
-	ast.Inspect(t.body, func(n ast.Node) bool {
+	t.inspect(func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
 		if !ok || id.Name != key {
 			return true
@@ -403,7 +403,7 @@ func (t *tracer) passedOn(key string) bool {
 		return false
 	}
 	found := false
-	ast.Inspect(t.body, func(n ast.Node) bool {
+	t.inspect(func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return !found
@@ -428,7 +428,7 @@ func (t *tracer) sendsRequest(key string) bool {
 		return false
 	}
 	found := false
-	ast.Inspect(t.body, func(n ast.Node) bool {
+	t.inspect(func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
