@@ -358,7 +358,7 @@ func (t *tracer) condition(e ast.Expr) conditionInfo {
 		return conditionInfo{}
 	}
 	info := conditionInfo{known: true}
-	if !t.goesRoundOnError(lit) {
+	if !t.goesRoundOnError(lit) || t.onlyLocal(lit) {
 		return info
 	}
 	errs := t.errorVars(lit)
@@ -388,6 +388,33 @@ func (t *tracer) condition(e ast.Expr) conditionInfo {
 		info.permanent = httpPermanent(permanent)
 	}
 	return info
+}
+
+// localPackages are packages whose failing calls look at this machine
+// only: a condition over them polls local readiness (a socket file
+// appearing), it does not retry a dependency.
+var localPackages = map[string]bool{"os": true, "io/fs": true, "path/filepath": true, "io/ioutil": true}
+
+// onlyLocal reports whether every call in the condition that can fail is
+// into a local package.
+func (t *tracer) onlyLocal(lit *ast.FuncLit) bool {
+	failing, local := 0, 0
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sig, ok := t.info.TypeOf(call.Fun).(*types.Signature)
+		if !ok || sig.Results().Len() == 0 || !isErrorType(sig.Results().At(sig.Results().Len()-1).Type()) {
+			return true
+		}
+		failing++
+		if fn := t.callee(call); fn != nil && fn.Pkg() != nil && localPackages[Path(fn.Pkg())] {
+			local++
+		}
+		return true
+	})
+	return failing > 0 && failing == local
 }
 
 // condLit returns the function literal of a condition, through

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"os"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -268,7 +269,7 @@ func (c *Controller) resync() error { return fmt.Errorf("not implemented") }
 // Retrying wraps a retrying call in a hand loop.
 func (c *Controller) Retrying(ctx context.Context, name string) error {
 	var err error
-	for i := 0; i < 3; i++ { // want `nested-retry: retry loop retries c.Label, which retries too \(kube.go:40\): attempts multiply, \(2\+1\)×\(4\+1\) = 15 attempts`
+	for i := 0; i < 3; i++ { // want `nested-retry: retry loop retries c.Label, which retries too \(kube.go:\d+\): attempts multiply, \(2\+1\)×\(4\+1\) = 15 attempts`
 		err = c.Label(ctx, name)
 		if err == nil || apierrors.IsNotFound(err) {
 			return err
@@ -321,5 +322,15 @@ func (c *Controller) Patch(ctx context.Context, pod *Pod) error {
 		default:
 			return false, err
 		}
+	})
+}
+
+// WaitSocket polls for a local socket file: readiness, not a retry.
+func WaitSocket(path string) error {
+	return wait.PollImmediate(100*time.Millisecond, 10*time.Second, func() (bool, error) {
+		if _, err := os.Stat(path); err != nil {
+			return false, nil
+		}
+		return true, nil
 	})
 }
