@@ -41,13 +41,18 @@ func grpcServiceConfig(info *types.Info, call *ast.CallExpr, fn *types.Func, enc
 	var cfgArg ast.Expr
 	maxAttempts := grpcMaxAttempts
 	for _, opt := range t.dialOptions(call.Args[first:], call.Ellipsis.IsValid(), call) {
+		c, ok := ast.Unparen(opt).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		fn := t.callee(c)
 		switch {
-		case t.isCall(opt, grpcPath, "WithDisableRetry"):
+		case isFunc(fn, grpcPath, "WithDisableRetry"):
 			return nil
-		case t.isCall(opt, grpcPath, "WithDefaultServiceConfig"):
-			cfgArg = ast.Unparen(opt).(*ast.CallExpr).Args[0]
-		case t.isCall(opt, grpcPath, "WithMaxCallAttempts"):
-			if n, ok := t.intOf(ast.Unparen(opt).(*ast.CallExpr).Args[0]); ok && n >= 2 {
+		case isFunc(fn, grpcPath, "WithDefaultServiceConfig") && len(c.Args) == 1:
+			cfgArg = c.Args[0]
+		case isFunc(fn, grpcPath, "WithMaxCallAttempts") && len(c.Args) == 1:
+			if n, ok := t.intOf(c.Args[0]); ok && n >= 2 {
 				maxAttempts = int(n)
 			}
 		}
@@ -77,11 +82,6 @@ func grpcServiceConfig(info *types.Info, call *ast.CallExpr, fn *types.Func, enc
 			"retry-permanent": "remove them from retryableStatusCodes in the service config's retryPolicy and retry only UNAVAILABLE (or RESOURCE_EXHAUSTED, ABORTED)",
 		},
 	}
-}
-
-func (t *tracer) isCall(e ast.Expr, path, name string) bool {
-	call, ok := t.calls(e, path, name)
-	return ok && len(call.Args) == 1 || ok && name == "WithDisableRetry"
 }
 
 // dialOptions lists the options given to a dial call: written out, or a
