@@ -220,12 +220,20 @@ func (b *waitBackoff) field(t *tracer, name string, v ast.Expr) {
 	}
 }
 
-// attempts is the most conditions ExponentialBackoff runs: Steps.
+// attempts is the most conditions ExponentialBackoff runs: Steps, or
+// fewer when the growing duration would pass Cap, which ends the schedule
+// (Step sets Steps to 0): Duration×Factor^n may reach Cap for n =
+// floor(log(Cap/Duration)/log(Factor)), one condition each.
 func (b waitBackoff) attempts() int64 {
 	if !b.stepsK {
 		return unknownSteps
 	}
-	return b.stepsV
+	steps := b.stepsV
+	if b.capK && b.capV > 0 && b.factorK && b.factorV > 1 && b.durationK && b.durationV > 0 && b.capV > b.durationV {
+		toCap := int64(math.Floor(math.Log(float64(b.capV)/float64(b.durationV))/math.Log(b.factorV)+1e-9)) + 1
+		steps = min(steps, toCap)
+	}
+	return steps
 }
 
 // delay is the shape of the waits: Duration multiplied by Factor each
@@ -310,8 +318,8 @@ func (t *tracer) backoffRetrier(lib string, call *ast.CallExpr, backoff, op, ctx
 		Library:    lib,
 		Call:       call,
 		Op:         op,
-		Attempts:   int(attempts),
-		Waits:      true,
+		Attempts:   limit(attempts),
+		Waits:      !b.durationK || b.durationV > 0, // a zero Duration never waits
 		Delay:      b.delay(t),
 		DelayAt:    b.at,
 		Classified: cond.classified,

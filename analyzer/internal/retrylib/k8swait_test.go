@@ -127,3 +127,17 @@ func TestWaitBackoffSchedule(t *testing.T) {
 		t.Errorf("DefaultBackoff's wait is %+v, want growing, random and short", d)
 	}
 }
+
+func TestWaitBackoffEndsAtCap(t *testing.T) {
+	// 1s doubling: after the fourth condition (8s) the next duration, 16s,
+	// passes a 10s cap and ExponentialBackoff stops, whatever Steps says.
+	b := waitBackoff{durationV: 1e9, factorV: 2, stepsV: 1 << 30, capV: 10e9, durationK: true, factorK: true, jitterK: true, capK: true, stepsK: true}
+	if got := b.attempts(); got != 4 {
+		t.Errorf("attempts = %d, want 4", got)
+	}
+	// A cap the schedule reaches exactly still allows that step: 1, 2, 4, 8.
+	b.capV = 8e9
+	if got := b.attempts(); got != 4 {
+		t.Errorf("attempts with an 8s cap = %d, want 4", got)
+	}
+}

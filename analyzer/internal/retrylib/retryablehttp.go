@@ -209,6 +209,9 @@ func (cfg httpConfig) retrier(t *tracer, call *ast.CallExpr, ctx, configOnly boo
 		r.DelayAt = cfg.backoff
 	}
 	r.Delay = finiteSchedule(cfg.delay(t, retries), r.Attempts)
+	if r.Delay.Value == "0s" {
+		r.Waits = false // RetryWaitMax 0: no wait at all
+	}
 	r.Classified, r.Permanent = t.checkRetry(cfg.checkRetry)
 	r.Fixes = httpFixes(t, cfg, r.Delay)
 	return r
