@@ -128,16 +128,15 @@ func waitFixes(poll, onError bool) map[string]string {
 	return f
 }
 
-// waitBackoff is a wait.Backoff as configured.
+// waitBackoff is a wait.Backoff as configured: at is where, duration the
+// Duration as written; each value comes with whether it could be read
+// (K).
 type waitBackoff struct {
-	at                                ast.Expr
-	duration, factor, jitter, steps   ast.Expr
-	cap                               ast.Expr
-	durationV, capV                   time.Duration
-	factorV, jitterV                  float64
-	stepsV                            int64
-	durationK, factorK, jitterK, capK bool
-	stepsK                            bool
+	at, duration                              ast.Expr
+	durationV, capV                           time.Duration
+	factorV, jitterV                          float64
+	stepsV                                    int64
+	durationK, factorK, jitterK, capK, stepsK bool
 }
 
 // defaultBackoffs are the wait.Backoff values client-go's util/retry
@@ -206,16 +205,12 @@ func (b *waitBackoff) field(t *tracer, name string, v ast.Expr) {
 		b.duration = v
 		b.durationV, b.durationK = t.durationOf(v)
 	case "Factor":
-		b.factor = v
 		b.factorV, b.factorK = t.floatOf(v)
 	case "Jitter":
-		b.jitter = v
 		b.jitterV, b.jitterK = t.floatOf(v)
 	case "Steps":
-		b.steps = v
 		b.stepsV, b.stepsK = t.intOf(v)
 	case "Cap":
-		b.cap = v
 		b.capV, b.capK = t.durationOf(v)
 	}
 }
