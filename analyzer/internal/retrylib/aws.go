@@ -89,9 +89,10 @@ func (cfg awsConfig) retrier(call *ast.CallExpr) *Retrier {
 	attempts := max(cfg.attempts, 0)
 	delay := finiteSchedule(cfg.delay, attempts)
 	return &Retrier{
-		Library:  awsRetryPath,
-		Call:     call,
-		Attempts: attempts,
+		Library:    awsRetryPath,
+		Call:       call,
+		Configures: true,
+		Attempts:   attempts,
 		// The SDK waits on the context of each operation, which cannot be
 		// seen where the retryer is configured: it is taken to end the
 		// waits, but not to bound a retryer without an attempt limit.

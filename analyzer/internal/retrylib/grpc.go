@@ -71,6 +71,7 @@ func grpcServiceConfig(info *types.Info, call *ast.CallExpr, fn *types.Func, enc
 	return &Retrier{
 		Library:    grpcPath,
 		Call:       call,
+		Configures: true, // the RPCs on the channel retry, not the dial
 		Attempts:   min(policy.attempts, maxAttempts),
 		Context:    true, // every RPC carries its context; gRPC's waits end with it
 		Waits:      true,

@@ -192,9 +192,10 @@ func (cfg httpConfig) retrier(t *tracer, call *ast.CallExpr, ctx, configOnly boo
 	}
 	attempts := limit(retries + 1)
 	r := &Retrier{
-		Library:  retryablehttpPath,
-		Call:     call,
-		Attempts: attempts,
+		Library:    retryablehttpPath,
+		Call:       call,
+		Configures: configOnly,
+		Attempts:   attempts,
 		// A client configured here sends its requests elsewhere, with
 		// their own contexts; with no attempt limit nothing seen here
 		// ends its retries.

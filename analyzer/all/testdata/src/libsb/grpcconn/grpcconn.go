@@ -4,8 +4,11 @@ package grpcconn
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -132,4 +135,27 @@ func DialService(target, service string) (*grpc.ClientConn, error) {
 func DialTuned(target string, attempts int) (*grpc.ClientConn, error) {
 	return grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultServiceConfig(fmt.Sprintf(`{"methodConfig":[{"name":[{}],"retryPolicy":{"maxAttempts":%d,"initialBackoff":"0.2s","maxBackoff":"2s","backoffMultiplier":2,"retryableStatusCodes":["NOT_FOUND"]}}]}`, attempts)))
+}
+
+// errBadTarget is a target that no retry fixes.
+var errBadTarget = errors.New("bad target")
+
+// Connect dials until the target resolves; the RPCs retry, not the dial,
+// so the loop is no nested retry.
+func Connect(ctx context.Context, target string) (*grpc.ClientConn, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		conn, err := DialOrders(target)
+		if err == nil {
+			return conn, nil
+		}
+		if errors.Is(err, errBadTarget) {
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(rand.N(min(time.Second<<attempt, 10*time.Second))):
+		}
+	}
+	return nil, fmt.Errorf("dial %s: gave up", target)
 }
