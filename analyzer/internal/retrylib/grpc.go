@@ -26,18 +26,25 @@ func grpcServiceConfig(info *types.Info, call *ast.CallExpr, fn *types.Func, enc
 	if sig, _ := fn.Type().(*types.Signature); sig == nil || sig.Recv() != nil {
 		return nil
 	}
+	t := newTracer(info, enclosing)
 	first := 1
 	switch fn.Name() {
 	case "NewClient", "Dial":
 	case "DialContext":
 		first = 2
+	case "WithDefaultServiceConfig":
+		// Options built for a dial elsewhere (a helper returning
+		// []grpc.DialOption): the policy is read here, at the option.
+		if len(call.Args) != 1 || t.dials() {
+			return nil
+		}
+		return t.grpcRetrier(call, call.Args[0], grpcMaxAttempts)
 	default:
 		return nil
 	}
 	if len(call.Args) <= first {
 		return nil
 	}
-	t := newTracer(info, enclosing)
 	var cfgArg ast.Expr
 	maxAttempts := grpcMaxAttempts
 	for _, opt := range t.dialOptions(call.Args[first:], call.Ellipsis.IsValid(), call) {
@@ -60,6 +67,27 @@ func grpcServiceConfig(info *types.Info, call *ast.CallExpr, fn *types.Func, enc
 	if cfgArg == nil {
 		return nil
 	}
+	return t.grpcRetrier(call, cfgArg, maxAttempts)
+}
+
+// dials reports whether the function dials a gRPC channel: options built
+// in it are read at that dial.
+func (t *tracer) dials() bool {
+	found := false
+	t.inspect(func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if _, ok := t.calls(c, grpcPath, "NewClient", "Dial", "DialContext"); ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// grpcRetrier reads the service config cfgArg gives to the channel call
+// makes or configures.
+func (t *tracer) grpcRetrier(call *ast.CallExpr, cfgArg ast.Expr, maxAttempts int) *Retrier {
 	text, ok := t.stringOf(cfgArg)
 	if !ok {
 		return nil

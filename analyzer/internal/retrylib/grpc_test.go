@@ -48,14 +48,18 @@ func raised() {
 func disabled() { grpc.Dial("x", grpc.WithDefaultServiceConfig(policy), grpc.WithDisableRetry()) }
 
 func option() grpc.DialOption { return grpc.WithDefaultServiceConfig(policy) }
+
+func optionDialled() { grpc.NewClient("dns:///x", option(), grpc.WithDefaultServiceConfig(policy)) }
 `)
-	for fn, attempts := range map[string]int{"capped": 5, "raised": 8} {
+	// An option built for a dial elsewhere is read where it is built; one
+	// given to a dial is read at the dial only.
+	for fn, attempts := range map[string]int{"capped": 5, "raised": 8, "option": 5, "optionDialled": 5} {
 		rs := got[fn]
 		if len(rs) != 1 || rs[0].Attempts != attempts || !rs[0].Delay.Random || !rs[0].Delay.Capped || !rs[0].Context {
 			t.Errorf("%s: got %+v, want one retrier of %d attempts, jittered and capped, ended by the RPC's context", fn, rs, attempts)
 		}
 	}
-	for _, fn := range []string{"disabled", "option"} {
+	for _, fn := range []string{"disabled"} {
 		if len(got[fn]) != 0 {
 			t.Errorf("%s: %d retriers, want none", fn, len(got[fn]))
 		}

@@ -159,3 +159,17 @@ func Connect(ctx context.Context, target string) (*grpc.ClientConn, error) {
 	}
 	return nil, fmt.Errorf("dial %s: gave up", target)
 }
+
+// ledgerOptions are the dial options of the ledger clients, dialled
+// elsewhere; the policy retries NOT_FOUND.
+func ledgerOptions() []grpc.DialOption {
+	return []grpc.DialOption{
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultServiceConfig(`{"methodConfig":[{"name":[{"service":"ledger.v1.Ledger"}],"retryPolicy":{"maxAttempts":3,"initialBackoff":"0.1s","maxBackoff":"1s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE","NOT_FOUND"]}}]}`), // want `retry-permanent: grpc.WithDefaultServiceConfig retries gRPC NotFound`
+	}
+}
+
+// paymentOptions are sound.
+func paymentOptions() []grpc.DialOption {
+	return []grpc.DialOption{grpc.WithDefaultServiceConfig(retryConfig)}
+}
