@@ -4,12 +4,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/retrylint/retrylint/internal/shareddata"
 )
 
 // FuzzParse feeds arbitrary bytes to the reader and to every accessor of what it returns: an
 // input gives a module or an *Error, never a panic.
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.tf"))
+	corpus, _ := shareddata.Find("corpus/gcp/terraform")
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.tf"))
 	for _, p := range files {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data)

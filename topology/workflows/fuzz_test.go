@@ -5,10 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/retrylint/retrylint/internal/shareddata"
 )
 
 func FuzzParse(f *testing.F) {
-	for _, dir := range []string{corpusRoot, "testdata"} {
+	corpus, _ := shareddata.Find("corpus/gcp/workflows")
+	for _, dir := range []string{corpus, "testdata"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
 		for _, file := range files {
 			if src, err := os.ReadFile(file); err == nil {
