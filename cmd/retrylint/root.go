@@ -18,6 +18,7 @@ type exitCode int
 func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 func execute(args []string) int {
+	exitOnSignal(pending)
 	return run(args, os.Stdout, os.Stderr)
 }
 

@@ -121,6 +121,9 @@ func writeVerbose(w io.Writer, g *topology.Graph) {
 	for _, s := range g.Skipped {
 		fmt.Fprintf(w, "%s: skipped: no known manifest kind\n", s)
 	}
+	for _, s := range g.Unfollowed {
+		fmt.Fprintln(w, s)
+	}
 	for _, c := range g.Components {
 		if len(c.Overridden) > 0 {
 			fmt.Fprintf(w, "%s: %s: topology file overrides %s\n", c.Pos, c.Name, strings.Join(c.Overridden, ", "))

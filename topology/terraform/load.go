@@ -15,7 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
-	"github.com/retrylint/retrylint/topology/internal/input"
+	"github.com/retrylint/retrylint/internal/input"
 )
 
 // state is shared by the modules of one read.

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// noTempLeft fails t if a temporary report file is left in dir.
+func noTempLeft(t *testing.T, dir string) {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(dir, ".retrylint-*"))
+	if len(m) > 0 {
+		t.Errorf("temporary files left behind: %v", m)
+	}
+}
+
+func TestOutputKeepsTheModeOfTheFileItReplaces(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.json")
+	if err := os.WriteFile(out, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFileAtomic([]byte("new"), out, nil); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(out)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode after -o = %v (%v), want the file's own -rw-------", fi.Mode(), err)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "new" {
+		t.Errorf("content = %q", b)
+	}
+	noTempLeft(t, dir)
+}
+
+func TestOutputNewFileIsReadableByAll(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.json")
+	if err := writeFileAtomic([]byte("new"), out, nil); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode of a new report = %v (%v), want -rw-r--r--", fi.Mode(), err)
+	}
+}
+
+func TestOutputWritesASymlinksTarget(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.txt")
+	link := filepath.Join(dir, "link.txt")
+	if err := os.WriteFile(target, []byte("old"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real.txt", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFileAtomic([]byte("new"), link, nil); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Fatalf("-o link.txt replaced the link: %v (%v)", fi.Mode(), err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new" {
+		t.Errorf("target = %q, want the report", b)
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o640 {
+		t.Errorf("target mode = %v, want -rw-r-----", fi.Mode())
+	}
+	noTempLeft(t, dir)
+}
+
+func TestOutputThroughADanglingSymlinkCreatesItsTarget(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink("made.txt", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFileAtomic([]byte("new"), link, nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "made.txt")); string(b) != "new" {
+		t.Errorf("target = %q", b)
+	}
+}
+
+// nullDevice returns a character device that discards what is written:
+// as root a fresh one in a temporary directory (so that the test cannot
+// harm the system's), otherwise /dev/null, which a normal user cannot
+// replace anyway.
+func nullDevice(t *testing.T) string {
+	if os.Geteuid() != 0 {
+		return os.DevNull
+	}
+	p := filepath.Join(t.TempDir(), "null")
+	if err := syscall.Mknod(p, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+		t.Skipf("cannot make a null device: %v", err)
+	}
+	return p
+}
+
+func TestOutputToADeviceWritesThroughIt(t *testing.T) {
+	dev := nullDevice(t)
+	if err := writeFileAtomic([]byte("report"), dev, nil); err != nil {
+		t.Fatalf("-o %s: %v", dev, err)
+	}
+	fi, err := os.Stat(dev)
+	if err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
+		t.Fatalf("%s is no longer a device: %v (%v)", dev, fi.Mode(), err)
+	}
+	noTempLeft(t, filepath.Dir(dev))
+}
+
+func TestOutputToAFIFOWritesThroughIt(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer f.Close()
+		b, _ := io.ReadAll(f)
+		got <- string(b)
+	}()
+	if err := writeFileAtomic([]byte("report"), fifo, nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case s := <-got:
+		if s != "report" {
+			t.Errorf("the reader got %q", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing came through the FIFO")
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v (%v)", fi.Mode(), err)
+	}
+	noTempLeft(t, dir)
+}
+
+func TestOutputInAReadOnlyDirectory(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes any directory: a read-only directory cannot be made")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.txt")
+	if err := os.WriteFile(out, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	if err := writeFileAtomic([]byte("new"), out, nil); err != nil {
+		t.Fatalf("writable file in a read-only directory: %v", err)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "new" {
+		t.Errorf("content = %q", b)
+	}
+}
+
+func TestOutputToADirectoryIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	err := writeFileAtomic([]byte("new"), dir, nil)
+	if err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("-o DIR: %v", err)
+	}
+	noTempLeft(t, dir)
+}
+
+func TestWriteBaselineToStandardInputIsAnError(t *testing.T) {
+	stdout, stderr, code := runCLI(t, t.TempDir(), "--baseline", "-", "--write-baseline", filepath.Join(repoRoot(t), "examples", "topology", "incident1"))
+	if code != 2 || !strings.Contains(stderr, "--write-baseline") {
+		t.Errorf("exit %d, stderr %q, stdout %q: want exit 2 naming --write-baseline", code, stderr, stdout)
+	}
+}
+
+// withTimeout fails t if f does not return within 10 seconds: a reader
+// that opens a FIFO blocks until a writer comes.
+func withTimeout(t *testing.T, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { f(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("blocked reading a FIFO")
+	}
+}
+
+func TestBaselineFIFOIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "baseline.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	withTimeout(t, func() {
+		_, err := readBaseline(fifo)
+		if err == nil || !strings.Contains(err.Error(), "FIFO") {
+			t.Errorf("baseline FIFO: %v, want an error naming the FIFO", err)
+		}
+	})
+}
+
+func TestBaselineSizeIsCapped(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "baseline.json")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(maxBaselineSize + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	_, err = readBaseline(p)
+	if err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("a baseline over the cap: %v", err)
+	}
+}
+
+func TestVerboseListsSymlinksOutsideTheRoots(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	job := "apiVersion: run.googleapis.com/v1\nkind: Job\nmetadata:\n  name: j\nspec:\n  template:\n    spec:\n      template:\n        spec:\n          maxRetries: 0\n"
+	if err := os.WriteFile(filepath.Join(outside, "job.yaml"), []byte(job), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "job.yaml"), filepath.Join(dir, "job.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	_, errOut, _ := runCLI(t, dir, "--verbose", ".")
+	stderr.WriteString(errOut)
+	if !strings.Contains(stderr.String(), "job.yaml: symbolic link to") || !strings.Contains(stderr.String(), "outside the paths named") {
+		t.Errorf("--verbose stderr = %q, want the link outside the roots listed", stderr.String())
+	}
+}
