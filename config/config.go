@@ -162,6 +162,9 @@ func readCapped(file string) ([]byte, error) {
 // errors naming their line and column.
 func Parse(name string, src []byte, opts Options) (*Config, error) {
 	p := &parser{name: name, opts: opts}
+	if line, col, msg, ok := input.Encoding(src); !ok {
+		return nil, &Error{File: name, Line: line, Col: col, Msg: msg}
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	if err := dec.Decode(&doc); err != nil {

@@ -29,3 +29,11 @@ func TestConfigFIFOFoundUpwardIsRefused(t *testing.T) {
 		t.Fatal("Load blocked on a FIFO")
 	}
 }
+
+// TestEncodingErrorNamesItsPlace: invalid UTF-8 is reported where it is.
+func TestEncodingErrorNamesItsPlace(t *testing.T) {
+	_, err := Parse(".retrylint.yaml", []byte("budget: 4\nignore:\n  - \"a\xffb\"\n"), Options{})
+	if err == nil || !strings.HasPrefix(err.Error(), ".retrylint.yaml:3:7: invalid UTF-8") {
+		t.Errorf("Parse: %v, want .retrylint.yaml:3:7: invalid UTF-8 ...", err)
+	}
+}

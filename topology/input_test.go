@@ -36,3 +36,21 @@ func TestSpecialFilesAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodingErrorsNameTheirPlace: invalid UTF-8 and control characters
+// are errors at their own line and column, not at 1:1.
+func TestEncodingErrorsNameTheirPlace(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, want string
+	}{
+		{"retrylint.yaml", "version: 1\ncomponents:\n  a:\n    kind: app\n    note: \"x\xff\"\n", "retrylint.yaml:5:13: invalid UTF-8 (byte 0xff)"},
+		{"job.yaml", "apiVersion: run.googleapis.com/v1\nkind: Job\nmetadata:\n  na\x00me: j\n", "job.yaml:4:5: NUL character"},
+		{"flow.yaml", "main:\n  steps:\n    - a:\n        return: \"\x1b[2J\"\n", "flow.yaml:4:18: control character U+001B"},
+		{"main.tf", "resource \"google_cloud_run_v2_job\" \"j\" {\n  name = \"a\x00\"\n}\n", "main.tf:2:12: NUL character"},
+	} {
+		_, err := topology.LoadBytes(tc.name, []byte(tc.src), topology.Options{})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: %v, want %s", tc.name, err, tc.want)
+		}
+	}
+}

@@ -222,6 +222,9 @@ func (ld *loader) file(abs string) error {
 // source loads the documents of src; it reports whether one was of a known
 // kind.
 func (ld *loader) source(name, abs string, src []byte) (bool, error) {
+	if line, col, msg, ok := input.Encoding(src); !ok {
+		return false, &InputError{Pos: Pos{File: name, Line: line, Col: col}, Msg: msg}
+	}
 	docs, err := decodeDocuments(name, src)
 	if err != nil {
 		// Workflows source that a strict YAML parser rejects (e.g. ": "

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 )
 
 // Read reads the regular file abs, at most max bytes; a longer file is an
@@ -91,4 +92,31 @@ func PathErr(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// Encoding finds the first place where src is not text a manifest may
+// hold: bytes that are not UTF-8, a NUL or another control character
+// (tab, newline and carriage return aside; a byte-order mark may open the
+// file). It returns the 1-based line and column (in characters) and what
+// is wrong; ok is true when src is clean. YAML refuses these too, but
+// names only the start of the stream.
+func Encoding(src []byte) (line, col int, msg string, ok bool) {
+	line, col = 1, 1
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return line, col, fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", src[i]), false
+		case r == 0:
+			return line, col, "NUL character", false
+		case r == '\n':
+			line, col = line+1, 0
+		case r == '\t' || r == '\r' || r == 0xFEFF && i == 0:
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f && r != 0x85 || r == 0xFFFE || r == 0xFFFF:
+			return line, col, fmt.Sprintf("control character %U", r), false
+		}
+		i += size
+		col++
+	}
+	return 0, 0, "", true
 }

@@ -324,6 +324,9 @@ func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, 
 		if err := nestingError(sf); err != nil {
 			return nil, err
 		}
+		if line, col, msg, ok := input.Encoding(sf.data); !ok {
+			return nil, &Error{Pos: Pos{File: sf.name, Line: line, Col: col}, Msg: msg}
+		}
 		f, diags := hclsyntax.ParseConfig(sf.data, sf.name, hcl.InitialPos)
 		if err := diagError(sf.name, diags); err != nil {
 			return nil, err
