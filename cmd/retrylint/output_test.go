@@ -248,3 +248,25 @@ func TestVerboseListsSymlinksOutsideTheRoots(t *testing.T) {
 		t.Errorf("--verbose stderr = %q, want the link outside the roots listed", stderr.String())
 	}
 }
+
+// TestTopologyTextCannotBeForged: a component whose name holds a newline
+// and a workflow command prints on its own line, escaped, in the findings
+// and in the table.
+func TestTopologyTextCannotBeForged(t *testing.T) {
+	dir := t.TempDir()
+	src := "version: 1\ncomponents:\n  \"app\\n::error file=main.go,line=1::pwned\":\n    kind: app\n    calls:\n      - to: job\n        retries: 5\n        on: [http-5xx]\n  job:\n    kind: cloudrun.job\n    max_retries: 3\n"
+	if err := os.WriteFile(filepath.Join(dir, "retrylint.yaml"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, _ := runCLI(t, dir, "--verbose", ".")
+	for _, out := range []string{stdout, stderr} {
+		for line := range strings.Lines(out) {
+			if strings.HasPrefix(line, "::") {
+				t.Errorf("forged workflow command: %q", line)
+			}
+		}
+	}
+	if !strings.Contains(stdout, `app\n::error file=main.go,line=1::pwned`) {
+		t.Errorf("the name is not shown escaped:\n%s", stdout)
+	}
+}

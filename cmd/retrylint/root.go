@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/retrylint/retrylint/report"
 )
 
 // exitCode ends a command with the given exit status and no further message:
@@ -37,7 +39,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, &ec):
 		return int(ec)
 	default:
-		fmt.Fprintln(stderr, "retrylint:", err)
+		fmt.Fprintln(stderr, "retrylint:", report.EscapeText(err.Error()))
 		return 2
 	}
 }
