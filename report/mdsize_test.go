@@ -39,8 +39,6 @@ func hugeResult() *Result {
 	return r
 }
 
-
-
 // TestMarkdownFitsAPullRequestComment: the whole report, not only the
 // findings, stays under the 65,536 characters of a GitHub comment, and
 // nothing is cut mid-fence or mid-fold.
