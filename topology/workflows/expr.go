@@ -121,6 +121,20 @@ func scanString(s string) (string, int, error) {
 	return "", 0, fmt.Errorf("unterminated string")
 }
 
+// errOffset splits a parse error "offset N: msg" into N and msg; an error
+// without an offset is at 0.
+func errOffset(err error) (int, string) {
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "offset "); ok {
+		if num, text, ok := strings.Cut(rest, ": "); ok {
+			if n, err := strconv.Atoi(num); err == nil {
+				return n, text
+			}
+		}
+	}
+	return 0, msg
+}
+
 // exprAST is a parsed Workflows expression.
 type exprAST interface{ exprNode() }
 
@@ -205,6 +219,9 @@ func (t token) isOp(op string) bool      { return t.kind == tokOp && t.text == o
 
 func (p *exprParser) expectOp(op string) error {
 	if t := p.next(); !t.isOp(op) {
+		if t.kind == tokEOF {
+			return fmt.Errorf("offset %d: expected %q, found the end of the expression", t.off, op)
+		}
 		return fmt.Errorf("offset %d: expected %q, found %q", t.off, op, t.text)
 	}
 	return nil
