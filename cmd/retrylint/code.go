@@ -174,7 +174,7 @@ func loadPackages(cfg codeConfig, allSyntax bool) ([]*packages.Package, error) {
 		mode = packages.LoadAllSyntax
 	}
 	pkgs, err := packages.Load(&packages.Config{
-		Mode:  mode | packages.NeedModule,
+		Mode:  mode | packages.NeedModule | packages.NeedCompiledGoFiles, // cgo's output, as go vet sees it
 		Dir:   cfg.Dir,
 		Tests: cfg.Tests,
 	}, cfg.Patterns...)
