@@ -8,6 +8,7 @@ package growth
 import (
 	"runtime"
 	"testing"
+	"time"
 )
 
 // MaxRatio is the largest ratio of allocations at 4n and n accepted as
@@ -36,4 +37,42 @@ func Linear[In any](t testing.TB, n int, setup func(n int) In, run func(In)) {
 	if ratio > MaxRatio {
 		t.Errorf("allocations grow %.1f× from n=%d to 4n=%d (%d → %d bytes): not linear (want ≤ %.0f×)", ratio, n, 4*n, a, b, MaxRatio)
 	}
+}
+
+// MaxTimeRatio is the largest ratio of times at 4n and n accepted as
+// linear: halfway, on a log scale, between linear (4) and quadratic (16),
+// for the noise of a shared machine.
+const MaxTimeRatio = 8.0
+
+// LinearTime fails t unless run(4n) takes at most MaxTimeRatio times what
+// run(n) does, each timed as the best of five runs. Use it where the cost
+// is time, not allocations (a matcher that backtracks allocates nothing).
+func LinearTime[In any](t testing.TB, n int, setup func(n int) In, run func(In)) {
+	t.Helper()
+	small, large := setup(n), setup(4*n)
+	a, b := best(func() { run(small) }), best(func() { run(large) })
+	ratio := float64(b) / float64(max(a, 1))
+	t.Logf("n=%d: %v; 4n=%d: %v; ratio %.2f", n, a, 4*n, b, ratio)
+	if ratio > MaxTimeRatio {
+		t.Errorf("time grows %.1f× from n=%d to 4n=%d (%v → %v): not linear (want ≤ %.0f×)", ratio, n, 4*n, a, b, MaxTimeRatio)
+	}
+}
+
+// best is the shortest of five runs of f, each repeated until it takes a
+// millisecond at least.
+func best(f func()) time.Duration {
+	var min time.Duration
+	for range 5 {
+		reps := 0
+		start := time.Now()
+		for time.Since(start) < time.Millisecond || reps == 0 {
+			f()
+			reps++
+		}
+		d := time.Since(start) / time.Duration(reps)
+		if min == 0 || d < min {
+			min = d
+		}
+	}
+	return min
 }

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -470,16 +471,22 @@ func (p *exprParser) parseMap(d int) (exprAST, error) {
 }
 
 // dottedName returns "a.b.c" for a selector chain rooted at an identifier, or "".
+// It walks the chain once and joins once: a chain of n names costs O(n).
 func dottedName(e exprAST) string {
-	switch e := e.(type) {
-	case identExpr:
-		return e.name
-	case selExpr:
-		if s := dottedName(e.x); s != "" {
-			return s + "." + e.name
+	var names []string
+	for {
+		switch x := e.(type) {
+		case identExpr:
+			names = append(names, x.name)
+			slices.Reverse(names)
+			return strings.Join(names, ".")
+		case selExpr:
+			names = append(names, x.name)
+			e = x.x
+		default:
+			return ""
 		}
 	}
-	return ""
 }
 
 // rootIdent returns the identifier at the root of a selector/index chain.

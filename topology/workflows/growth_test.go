@@ -60,3 +60,41 @@ func TestLongFailPathElided(t *testing.T) {
 		t.Errorf("steps = %s\nwant    %s", got, want)
 	}
 }
+
+// dottedRead is a workflow returning ${event.f1.f2...fn}: a selector chain
+// of n names.
+func dottedRead(n int) []byte {
+	var b strings.Builder
+	b.WriteString("main:\n  params: [event]\n  steps:\n    - done:\n        return: ${event")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, ".f%d", i)
+	}
+	b.WriteString("}\n")
+	return []byte(b.String())
+}
+
+// TestDottedNamesLinear: reading a.b.c... of n names costs O(n).
+func TestDottedNamesLinear(t *testing.T) {
+	growth.Linear(t, 5000, dottedRead, func(src []byte) {
+		w, err := Parse("flow.yaml", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(w.ParamReads) != 1 {
+			t.Fatalf("%d parameter reads, want 1", len(w.ParamReads))
+		}
+	})
+}
+
+func BenchmarkDottedName20000(b *testing.B) { benchmarkDotted(b, 20000) }
+func BenchmarkDottedName80000(b *testing.B) { benchmarkDotted(b, 80000) }
+
+func benchmarkDotted(b *testing.B, n int) {
+	src := dottedRead(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse("flow.yaml", src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
