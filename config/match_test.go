@@ -88,3 +88,22 @@ func benchmarkStars(b *testing.B, n int) {
 		MatchPath(s.pattern, s.name)
 	}
 }
+
+// FuzzMatchPath: any pattern and path match or not without panicking and
+// without exponential work, and agree with the definition when small.
+func FuzzMatchPath(f *testing.F) {
+	for _, s := range [][2]string{
+		{"vendor/", "vendor/x/y.yaml"}, {"**/testdata/**", "a/testdata/b.yaml"}, {"./infra/*.tf", "infra/main.tf"},
+		{"**/**/**/x", "a/b/c/d"}, {"[a-", "a"}, {"a/**", "a"}, {"", ""}, {"*", "a/b"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		got := MatchPath(pattern, name)
+		if strings.Count(pattern, "/") <= 6 && strings.Count(name, "/") <= 6 && len(pattern) < 64 && len(name) < 64 {
+			if want := matchByBacktracking(pattern, name); got != want {
+				t.Fatalf("MatchPath(%q, %q) = %v, want %v", pattern, name, got, want)
+			}
+		}
+	})
+}
