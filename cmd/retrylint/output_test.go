@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -268,5 +270,82 @@ func TestTopologyTextCannotBeForged(t *testing.T) {
 	}
 	if !strings.Contains(stdout, `app\n::error file=main.go,line=1::pwned`) {
 		t.Errorf("the name is not shown escaped:\n%s", stdout)
+	}
+}
+
+// asNormalUser runs the helper job as the unprivileged user nobody from a
+// copy of this test binary it can read, and returns its exit status and
+// output. As a normal user already, it skips: the plain test covers it.
+func asNormalUser(t *testing.T, job string) (int, string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("not root: the test runs as this user")
+	}
+	dir := t.TempDir()
+	for d := dir; d != filepath.Dir(d) && d != os.TempDir(); d = filepath.Dir(d) {
+		os.Chmod(d, 0o755)
+	}
+	bin := filepath.Join(dir, "retrylint.test")
+	src, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run=^$")
+	cmd.Env = []string{helperEnv + "=" + job, "HOME=" + dir, "PATH=/usr/bin:/bin"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Skipf("cannot run as nobody: %v", err)
+	}
+	return cmd.ProcessState.ExitCode(), string(out)
+}
+
+// TestOutputInAReadOnlyDirectoryAsNormalUser: run as root, the test still
+// checks the normal user's case by running the write as nobody.
+func TestOutputInAReadOnlyDirectoryAsNormalUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: TestOutputInAReadOnlyDirectory covers it")
+	}
+	dir := filepath.Join(t.TempDir(), "ro")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "report.txt")
+	if err := os.WriteFile(out, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{out, dir} {
+		if err := os.Chown(p, 65534, 65534); err != nil {
+			t.Skipf("chown: %v", err)
+		}
+	}
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	for d := filepath.Dir(dir); d != filepath.Dir(d) && d != os.TempDir(); d = filepath.Dir(d) {
+		os.Chmod(d, 0o755)
+	}
+	code, msg := asNormalUser(t, "put:"+out)
+	if code != 0 {
+		t.Fatalf("as nobody, -o into a read-only directory: exit %d: %s", code, msg)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "report\n" {
+		t.Errorf("content = %q", b)
+	}
+}
+
+// TestOutputToDevNullAsNormalUser: a normal user's -o /dev/null writes
+// through the device instead of failing to replace it.
+func TestOutputToDevNullAsNormalUser(t *testing.T) {
+	code, msg := asNormalUser(t, "put:"+os.DevNull)
+	if code != 0 {
+		t.Fatalf("as nobody, -o /dev/null: exit %d: %s", code, msg)
+	}
+	if fi, err := os.Stat(os.DevNull); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
+		t.Fatalf("/dev/null is no longer a device: %v", fi.Mode())
 	}
 }

@@ -33,6 +33,13 @@ func runHelper(job string) int {
 		})
 		fmt.Fprintln(os.Stderr, err)
 		return 3
+	case "put":
+		// Write a report to arg at once, as a user might ask with -o.
+		if err := writeFileAtomic([]byte("report\n"), arg, nil); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
 	case "base":
 		// A git base checked out, its analysis under way.
 		root, _, err := checkoutBase(arg, "HEAD~1")
