@@ -79,7 +79,7 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 	var inErr *inputError
 	if errors.As(err, &inErr) {
 		for _, line := range inErr.lines {
-			fmt.Fprintln(cmd.ErrOrStderr(), line)
+			fmt.Fprintln(cmd.ErrOrStderr(), report.EscapeLineStart(line))
 		}
 		return exitCode(2)
 	}

@@ -349,3 +349,28 @@ func TestOutputToDevNullAsNormalUser(t *testing.T) {
 		t.Fatalf("/dev/null is no longer a device: %v", fi.Mode())
 	}
 }
+
+// TestOutputAsRootKeepsTheOwner: root replacing a user's report leaves it
+// theirs.
+func TestOutputAsRootKeepsTheOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only root can give a file to another user")
+	}
+	out := filepath.Join(t.TempDir(), "report.json")
+	if err := os.WriteFile(out, []byte("old"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(out, 65534, 65534); err != nil {
+		t.Skipf("chown: %v", err)
+	}
+	if err := writeFileAtomic([]byte("new"), out, nil); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := fi.Sys().(*syscall.Stat_t); st.Uid != 65534 || st.Gid != 65534 || fi.Mode().Perm() != 0o640 {
+		t.Errorf("owner %d:%d mode %v after -o, want 65534:65534 -rw-r-----", st.Uid, st.Gid, fi.Mode())
+	}
+}

@@ -149,7 +149,7 @@ func (a *reportRun) run(root, base string) (*report.Result, error) {
 		var inErr *inputError
 		if errors.As(err, &inErr) {
 			for _, line := range inErr.lines {
-				fmt.Fprintln(a.stderr, baseLabel(base)+line)
+				fmt.Fprintln(a.stderr, report.EscapeLineStart(baseLabel(base)+line))
 			}
 			return nil, exitCode(2)
 		}
