@@ -117,16 +117,6 @@ func replaceFile(path string, mode fs.FileMode, old fs.FileInfo, fill func(io.Wr
 	})
 }
 
-// keepOwner gives f the owner and group of old, as far as we may: as root,
-// replacing another user's report must not take it from them.
-func keepOwner(f *os.File, old fs.FileInfo) {
-	st, ok := old.Sys().(*syscall.Stat_t)
-	if !ok || os.Geteuid() != 0 {
-		return
-	}
-	_ = f.Chown(int(st.Uid), int(st.Gid))
-}
-
 // writeThrough writes what fill writes into the existing file at path:
 // truncated when it is a regular file, opened for writing otherwise.
 func writeThrough(path string, fill func(io.Writer) error) error {
