@@ -1,10 +1,13 @@
 package fixedsleep
 
 import (
+	"go/types"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
+	"github.com/retrylint/retrylint/docs"
 )
 
 // Rule is the stable name of this check.
@@ -13,7 +16,7 @@ const Rule = "fixed-sleep"
 // Analyzer reports retry loops that wait a constant interval between attempts.
 var Analyzer = &analysis.Analyzer{
 	Name:     "fixedsleep",
-	Doc:      "report retry loops that wait a constant interval between attempts\n\nA constant wait keeps every client that failed together in lock-step; back off exponentially with jitter and a cap.",
+	Doc:      docs.AnalyzerDoc(Rule),
 	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/fixed-sleep.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,
@@ -24,11 +27,16 @@ func run(pass *analysis.Pass) (any, error) {
 	diag.CheckDirectives(pass, Rule)
 	for _, lw := range res.Waits() {
 		w := lw.Wait
+		if w.Fresh {
+			diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
+				"back-off "+types.ExprString(w.Delay)+" is created anew on every attempt, so it never grows and waits its first interval each time; clients that fail together retry together in lock-step; create it once, before the retry loop")
+			continue
+		}
 		if w.Delay == nil || !w.Source.Constant() {
 			continue
 		}
 		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
-			"retry loop waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; back off exponentially with random jitter and a cap")
+			lw.Loop.Subject()+" waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; back off exponentially with random jitter and a cap")
 	}
 	return nil, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
+	"github.com/retrylint/retrylint/docs"
 )
 
 // Rule is the stable name of this check.
@@ -15,7 +16,7 @@ const Rule = "retry-permanent"
 // Analyzer reports retry loops whose classification retries failures that cannot succeed.
 var Analyzer = &analysis.Analyzer{
 	Name:     "retrypermanent",
-	Doc:      "report retry loops that retry failures that cannot succeed\n\nHTTP 400/401/403/404/405/410/422, gRPC InvalidArgument/PermissionDenied/Unauthenticated/NotFound and a circuit breaker's open error must end the retry at once.",
+	Doc:      docs.AnalyzerDoc(Rule),
 	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/retry-permanent.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,
@@ -42,11 +43,11 @@ func run(pass *analysis.Pass) (any, error) {
 		var msg string
 		switch {
 		case len(codes) > 0 && open:
-			msg = "retry loop retries " + strings.Join(codes, ", ") + " and " + breaker + ", which cannot succeed on retry; each retry adds load for nothing and defeats the breaker; give up at once on these and retry only 408, 429, 5xx or Unavailable"
+			msg = l.Subject() + " retries " + strings.Join(codes, ", ") + " and " + breaker + ", which cannot succeed on retry; each retry adds load for nothing and defeats the breaker; give up at once on these and retry only 408, 429, 5xx or Unavailable"
 		case open:
-			msg = "retry loop retries " + breaker + "; the breaker fails fast on purpose to shed load and the retry defeats it; treat the open error as permanent and give up at once"
+			msg = l.Subject() + " retries " + breaker + "; the breaker fails fast on purpose to shed load and the retry defeats it; treat the open error as permanent and give up at once"
 		default:
-			msg = "retry loop retries " + strings.Join(codes, ", ") + ", which cannot succeed on retry; each retry adds load for nothing; return these at once and retry only 408, 429, 5xx or Unavailable, DeadlineExceeded, ResourceExhausted, Aborted"
+			msg = l.Subject() + " retries " + strings.Join(codes, ", ") + ", which cannot succeed on retry; each retry adds load for nothing; return these at once and retry only 408, 429, 5xx or Unavailable, DeadlineExceeded, ResourceExhausted, Aborted"
 		}
 		diag.Report(pass, Rule, l.Pos, l.Pos, msg)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
+	"github.com/retrylint/retrylint/docs"
 )
 
 // Rule is the stable name of this check.
@@ -21,7 +22,7 @@ const Rule = "sleep-ignores-context"
 // Analyzer reports retry loops that wait with time.Sleep although a context is in scope.
 var Analyzer = &analysis.Analyzer{
 	Name:     "sleepignorescontext",
-	Doc:      "report retry loops that wait with time.Sleep although a context is in scope\n\ntime.Sleep cannot be cancelled, so the retry outlives its caller; wait in a select on ctx.Done() and a timer.",
+	Doc:      docs.AnalyzerDoc(Rule),
 	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/sleep-ignores-context.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,
@@ -33,6 +34,11 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, lw := range res.Waits() {
 		l, w := lw.Loop, lw.Wait
 		if l.Context == nil || w.ContextAware {
+			continue
+		}
+		if w.Kind == retryloop.WaitLibrary {
+			ctx := l.Context.Name()
+			diag.Report(pass, Rule, l.Pos, l.Pos, fmt.Sprintf("%s waits between attempts without %s although it is in scope; cancellation cannot stop the retry and the caller's deadline is ignored; give the retry the context", l.Subject(), ctx))
 			continue
 		}
 		var how string

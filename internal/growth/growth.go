@@ -45,12 +45,18 @@ func Linear[In any](t testing.TB, n int, setup func(n int) In, run func(In)) {
 const MaxTimeRatio = 8.0
 
 // LinearTime fails t unless run(4n) takes at most MaxTimeRatio times what
-// run(n) does, each timed as the best of five runs. Use it where the cost
-// is time, not allocations (a matcher that backtracks allocates nothing).
+// run(n) does. The two are timed in turns, ten rounds, and each keeps its
+// best: a busy machine slows both alike, and the best is the least
+// disturbed. Use it where the cost is time, not allocations (a matcher
+// that backtracks allocates nothing).
 func LinearTime[In any](t testing.TB, n int, setup func(n int) In, run func(In)) {
 	t.Helper()
 	small, large := setup(n), setup(4*n)
-	a, b := best(func() { run(small) }), best(func() { run(large) })
+	var a, b time.Duration
+	for range 10 {
+		a = keepBest(a, sample(func() { run(small) }))
+		b = keepBest(b, sample(func() { run(large) }))
+	}
 	ratio := float64(b) / float64(max(a, 1))
 	t.Logf("n=%d: %v; 4n=%d: %v; ratio %.2f", n, a, 4*n, b, ratio)
 	if ratio > MaxTimeRatio {
@@ -58,21 +64,21 @@ func LinearTime[In any](t testing.TB, n int, setup func(n int) In, run func(In))
 	}
 }
 
-// best is the shortest of five runs of f, each repeated until it takes a
-// millisecond at least.
-func best(f func()) time.Duration {
-	var min time.Duration
-	for range 5 {
-		reps := 0
-		start := time.Now()
-		for time.Since(start) < time.Millisecond || reps == 0 {
-			f()
-			reps++
-		}
-		d := time.Since(start) / time.Duration(reps)
-		if min == 0 || d < min {
-			min = d
-		}
+// sample is the time of one run of f, averaged over as many runs as take
+// two milliseconds.
+func sample(f func()) time.Duration {
+	reps := 0
+	start := time.Now()
+	for time.Since(start) < 2*time.Millisecond || reps == 0 {
+		f()
+		reps++
 	}
-	return min
+	return time.Since(start) / time.Duration(reps)
+}
+
+func keepBest(best, d time.Duration) time.Duration {
+	if best == 0 || d < best {
+		return d
+	}
+	return best
 }

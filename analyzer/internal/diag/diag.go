@@ -149,7 +149,7 @@ func checkRuleNames(pass *analysis.Pass, c *ast.Comment, d directive) {
 }
 
 // Rules are the rules of the code analyzers, as directives name them.
-var Rules = []string{"fixed-sleep", "no-jitter", "no-cap", "unbounded-retry", "unclassified-retry", "retry-permanent", "sleep-ignores-context"}
+var Rules = []string{"fixed-sleep", "no-jitter", "no-cap", "unbounded-retry", "unclassified-retry", "retry-permanent", "sleep-ignores-context", "nested-retry"}
 
 func isRule(name string) bool { return slices.Contains(Rules, name) }
 
