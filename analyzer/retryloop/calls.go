@@ -22,6 +22,8 @@ type checker struct {
 	helpers   map[*ast.FuncDecl]*funcCtx
 	io        map[*types.Func]bool // same-package functions that do I/O
 	retries   *retryIndex
+	steps     map[*types.Func]*StepSummary
+	codes     map[*types.Func]*CodeSummary
 }
 
 func newAnalysis(pass *analysis.Pass) *checker {

@@ -22,7 +22,7 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 		if op == nil || a.localCheck(op) || len(r.p.waits) == 0 || !w.roundsWithoutWait(op) {
 			continue
 		}
-		if a.acceptsInbound(op) || a.takesCounter(w.lc, op) || !a.opensSession(op) {
+		if a.acceptsInbound(op) || a.takesCounter(w.lc, op) || a.takesFreshItem(w.fc, w.lc, op) || !a.opensSession(op) {
 			continue
 		}
 		failing = append(failing, r.p)
@@ -203,4 +203,36 @@ func isSession(t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// takesFreshItem reports whether op is given something the loop fetched
+// this round — m, err := q.Receive(ctx); process(ctx, m) — so that each
+// round works on the next item, it does not reconnect.
+func (a *checker) takesFreshItem(fc *funcCtx, lc *loopCtx, op *ast.CallExpr) bool {
+	found := false
+	for _, arg := range op.Args {
+		ast.Inspect(arg, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok || found {
+				return !found
+			}
+			v, ok := a.info().ObjectOf(id).(*types.Var)
+			if !ok || isContext(v.Type()) || isDuration(v.Type()) {
+				return true
+			}
+			for _, as := range fc.assigns[v] {
+				if !lc.contains(as.pos) || as.rhs == nil || ast.Unparen(as.rhs) == op {
+					continue
+				}
+				switch r := ast.Unparen(as.rhs).(type) {
+				case *ast.CallExpr, *ast.IndexExpr:
+					found = true
+				case *ast.UnaryExpr:
+					found = r.Op == token.ARROW
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }

@@ -256,3 +256,37 @@ func Consume(ctx context.Context, receive func(context.Context) (*Message, error
 		handle(m)
 	}
 }
+
+// ErrStale is a write the store refused because it saw a newer one.
+var ErrStale = errors.New("stale write")
+
+// apply writes one message, retrying a stale write a few times.
+func (c *Cache) apply(ctx context.Context, write func(context.Context, *Message) error, m *Message) {
+	for attempt := 0; attempt < 3; attempt++ {
+		err := write(ctx, m)
+		if err == nil || !errors.Is(err, ErrStale) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(rand.N(min(100*time.Millisecond<<attempt, time.Second))):
+		}
+	}
+}
+
+// Feed hands each received message to apply, which retries by itself:
+// every round works on the next message, nothing here is retried again.
+func (c *Cache) Feed(ctx context.Context, receive func(context.Context) (*Message, error), write func(context.Context, *Message) error) {
+	for ctx.Err() == nil {
+		m, err := receive(ctx)
+		if err != nil {
+			select {
+			case <-ctx.Done():
+			case <-time.After(rand.N(time.Second)):
+			}
+			continue
+		}
+		c.apply(ctx, write, m)
+	}
+}
