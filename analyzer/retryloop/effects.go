@@ -69,6 +69,10 @@ func (w *walker) assign(lhs, rhs []ast.Expr, in []*path) {
 				} else {
 					delete(p.errs, key)
 				}
+			case isRecv(r):
+				// err = <-errc: the outcome of the attempt a goroutine
+				// made, nil or not.
+				p.errs[key] = errFact{op: p.last}
 			default:
 				// fmt.Errorf(...), a wrapped error: a failure of the last
 				// operation.
@@ -266,4 +270,9 @@ func (w *walker) setsOuterError(lhs []ast.Expr, lit *ast.FuncLit) bool {
 		}
 	}
 	return false
+}
+
+func isRecv(e ast.Expr) bool {
+	u, ok := e.(*ast.UnaryExpr)
+	return ok && u.Op == token.ARROW
 }

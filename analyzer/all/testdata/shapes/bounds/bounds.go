@@ -336,3 +336,38 @@ func OpenStream(ctx context.Context, open func(context.Context) (Stream, error),
 		backoff = min(backoff*2, time.Second)
 	}
 }
+
+// Handshake dials and waits for the peer's answer, read by a goroutine;
+// an EOF means the peer is not ready yet. The budget channel bounds the
+// retries; the wait between them is constant.
+func Handshake(dial func() (*Conn, error), budget time.Duration) (*Conn, error) {
+	timeout := time.After(budget)
+	for {
+		c, err := dial()
+		if err != nil {
+			return nil, err
+		}
+		errc := make(chan error, 1)
+		go func() { errc <- c.hello() }()
+		select {
+		case err = <-errc:
+			if err != nil {
+				if errors.Is(err, errEOF) {
+					time.Sleep(100 * time.Millisecond) // want `fixed-sleep: `
+					continue
+				}
+				return nil, err
+			}
+			return c, nil
+		case <-timeout:
+			return nil, errors.New("handshake timed out")
+		}
+	}
+}
+
+// Conn is a connection that greets its peer.
+type Conn struct{}
+
+func (c *Conn) hello() error { return nil }
+
+var errEOF = errors.New("EOF")
