@@ -582,9 +582,12 @@ func (a *checker) itemOfCounter(fc *funcCtx, lc *loopCtx, obj types.Object, dept
 					return false
 				}
 			}
+			if b, ok := n.(*ast.BinaryExpr); ok && isBool(a.typeOf(b)) {
+				return false // verbose := tries > 10 decides something else
+			}
 			if id, ok := n.(*ast.Ident); ok {
 				o := a.info().ObjectOf(id)
-				found = lc.counters[o] || o != obj && o != nil && a.itemOfCounter(fc, lc, o, depth+1)
+				found = a.stepped(lc, o) || o != obj && o != nil && a.itemOfCounter(fc, lc, o, depth+1)
 			}
 			return !found
 		})
@@ -593,6 +596,30 @@ func (a *checker) itemOfCounter(fc *funcCtx, lc *loopCtx, obj types.Object, dept
 		}
 	}
 	return false
+}
+
+// stepped reports whether obj is the counter a for statement's post
+// statement or a range clause advances every round, whatever the outcome:
+// the index of the item, not a count of failures.
+func (a *checker) stepped(lc *loopCtx, obj types.Object) bool {
+	if obj == nil || !lc.counters[obj] {
+		return false
+	}
+	var post ast.Node = lc.post
+	if r, ok := lc.node.(*ast.RangeStmt); ok {
+		post = r.Key
+	}
+	if post == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(post, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && a.info().ObjectOf(id) == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // advances reports whether the loop sets obj from its own value through a
