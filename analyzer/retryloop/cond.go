@@ -214,8 +214,11 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 		return split(in, mark, mark)
 	case w.a.lenOfFailureList(w.fc, w.lc, x) || w.a.lenOfFailureList(w.fc, w.lc, y):
 		return split(in, other, other) // what failed, before anything did
-	case isInteger(tx) && isInteger(ty) && !isConst(w, x, y):
+	case isInteger(tx) && isInteger(ty) && !isConst(w, x, y) && (w.lc.mode == modeRequeue || w.mentionsCounter(x) || w.mentionsCounter(y)):
 		return split(in, bounded(BoundAttempts), bounded(BoundAttempts))
+	case isInteger(tx) && isInteger(ty) && !isConst(w, x, y):
+		// m.status != started: a value the attempt returned, no count.
+		return split(in, other, other)
 	case isBool(tx) && isConst(w, y):
 		// done == false and the like
 		if b := constant.BoolVal(w.info().Types[y].Value); (op == token.EQL) == b {
@@ -610,4 +613,17 @@ func (a *checker) keyedCount(e ast.Expr) bool {
 	}
 	m, ok := t.Underlying().(*types.Map)
 	return ok && isInteger(m.Elem())
+}
+
+// mentionsCounter reports whether e reads a variable that changes from
+// one attempt to the next.
+func (w *walker) mentionsCounter(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && w.lc.counters[w.info().ObjectOf(id)] {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -290,3 +290,37 @@ func (c *Cache) Feed(ctx context.Context, receive func(context.Context) (*Messag
 		c.apply(ctx, write, m)
 	}
 }
+
+// Listing is the state of a listing the cache keeps alive.
+type Listing struct {
+	State int
+	Seen  time.Time
+}
+
+const listingRunning = 1
+
+// KeepAlive refreshes a listing on a ticker until it stops running or
+// ctx ends: the state it compares is a result, not a count of attempts.
+func KeepAlive(ctx context.Context, update func(context.Context, Listing) (Listing, error), l Listing, verbose bool) {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			l.Seen = time.Now()
+			if next, err := update(ctx, l); err == nil {
+				if next.State != listingRunning {
+					if verbose {
+						log.Printf("listing done")
+					}
+					return
+				}
+				l = next
+			} else if verbose {
+				log.Printf("refresh: %v", err)
+			}
+		}
+	}
+}
