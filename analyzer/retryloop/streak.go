@@ -54,7 +54,7 @@ func (w *walker) noteStreak(s *ast.AssignStmt, in []*path) {
 			continue
 		}
 		for _, p := range in {
-			if p.failedOp() != nil {
+			if p.lastFailed() {
 				w.lc.streaks[obj] = true
 			}
 		}
@@ -74,4 +74,19 @@ func (a *checker) mentionsStreak(lc *loopCtx, e ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// lastFailed reports whether the most recent operation on the path is
+// known to have failed: a reset there answers that failure, not a later
+// check (retries = 1 after the listing was found still alive).
+func (p *path) lastFailed() bool {
+	if p.last == nil {
+		return false
+	}
+	for _, f := range p.errs {
+		if f.op == p.last && f.state == errNonNil && !f.wait {
+			return true
+		}
+	}
+	return false
 }
