@@ -27,7 +27,7 @@ type codeFlags struct {
 }
 
 func newCodeCmd() *cobra.Command {
-	flags := &codeFlags{outputFlags: outputFlags{formats: []string{"text", "json", "sarif", "markdown"}}}
+	flags := &codeFlags{outputFlags: outputFlags{formats: []string{"text", "json", "sarif", "markdown", "github", "codeclimate"}}}
 	cmd := &cobra.Command{
 		Use:   "code [flags] [PACKAGES...]",
 		Short: "Check Go packages for retry loops that storm a struggling dependency",
