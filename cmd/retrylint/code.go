@@ -24,6 +24,8 @@ type codeFlags struct {
 	outputFlags
 	gate  gateFlags
 	tests bool
+	fix   bool // apply the suggested fixes
+	diff  bool // print the suggested fixes as a unified diff
 }
 
 func newCodeCmd() *cobra.Command {
@@ -47,6 +49,8 @@ retry helpers. --baseline accepts the findings recorded in a baseline file.
   retrylint code --format json --output retrylint.json ./...
   retrylint code --format sarif -o retrylint.sarif ./...
   retrylint code --baseline .retrylint-baseline.json --write-baseline ./...
+  retrylint code --diff ./...    # the suggested fixes, as a unified diff
+  retrylint code --fix ./...     # apply them
   go vet -vettool=$(command -v retrylint) ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCode(cmd, flags, args)
@@ -55,6 +59,8 @@ retry helpers. --baseline accepts the findings recorded in a baseline file.
 	flags.register(cmd)
 	flags.gate.register(cmd)
 	cmd.Flags().BoolVar(&flags.tests, "tests", false, "also check the _test.go files of the packages")
+	cmd.Flags().BoolVar(&flags.fix, "fix", false, "apply the suggested fixes, then report what is left")
+	cmd.Flags().BoolVar(&flags.diff, "diff", false, "print the suggested fixes as a unified diff; change no file")
 	return cmd
 }
 
@@ -73,6 +79,9 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 	dir, cfg, err := flags.gate.workConfig()
 	if err != nil {
 		return err
+	}
+	if flags.fix || flags.diff {
+		return runFix(cmd, flags, fixRequest{dir: dir, cfg: cfg, tests: flags.tests, diff: flags.diff, patterns: patterns})
 	}
 	res, err := checkCode(codeConfig{Dir: dir, Patterns: patterns, Tests: flags.tests,
 		Classifiers: cfg.Classifiers, RetryHelpers: cfg.HelperNames()}, all.Rules())

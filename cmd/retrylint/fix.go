@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/tools/go/analysis/multichecker"
+
+	"github.com/retrylint/retrylint/analyzer/all"
+	"github.com/retrylint/retrylint/config"
+	"github.com/retrylint/retrylint/report"
+)
+
+// fixToolArg, as the first argument, runs the binary as x/tools'
+// multichecker over retrylint's analyzers. "retrylint code --fix" and
+// "--diff" run it so that the suggested fixes are applied, merged and
+// checked for conflicts by x/tools itself.
+const fixToolArg = "__fixtool"
+
+// isFixTool reports whether args ask for the fix tool.
+func isFixTool(args []string) bool { return len(args) > 0 && args[0] == fixToolArg }
+
+// runFixTool hands the rest of the command line to the multichecker; it
+// does not return.
+func runFixTool() {
+	os.Args = append([]string{os.Args[0]}, os.Args[2:]...)
+	multichecker.Main(all.Analyzers()...)
+}
+
+// fixRequest is what --fix and --diff are asked to do.
+type fixRequest struct {
+	dir      string
+	cfg      *config.Config
+	tests    bool
+	diff     bool // print a unified diff instead of writing the files
+	patterns []string
+}
+
+// fixToolArgs is the command line of the fix tool: -fix (and -diff), the
+// analyzers' settings from the configuration, the rules it turns off
+// disabled, and the packages.
+func fixToolArgs(req fixRequest) []string {
+	args := []string{fixToolArg, "-fix", fmt.Sprintf("-test=%t", req.tests)}
+	if req.diff {
+		args = append(args, "-diff")
+	}
+	args = append(args, analyzerFlags(req.cfg, req.tests)...)
+	for _, r := range all.Rules() {
+		if req.cfg.Severity[r.Name] == config.Off {
+			args = append(args, "-"+r.Analyzer.Name+"=false")
+		}
+	}
+	args = append(args, "--")
+	return append(args, req.patterns...)
+}
+
+// analyzerFlags are the multichecker flags that give the analyzers the
+// configuration's classifiers and retry helpers.
+func analyzerFlags(cfg *config.Config, tests bool) []string {
+	var args []string
+	if len(cfg.Classifiers) > 0 {
+		args = append(args, "-unclassifiedretry.classifiers="+strings.Join(cfg.Classifiers, ","))
+	}
+	if names := cfg.HelperNames(); len(names) > 0 {
+		args = append(args, "-unclassifiedretry.retry_helpers="+strings.Join(names, ","))
+	}
+	return args
+}
+
+// fixOutcome is what one run of the fix tool did.
+type fixOutcome struct {
+	diff     string // with --diff: the unified diff, paths relative to the working directory
+	messages string // what the tool printed on stderr: conflicts, skipped fixes
+	failed   bool   // not every fix was applied (a conflict) or a file was not written
+}
+
+// applyFixes runs the fix tool as req says. Only a tool that cannot be
+// started is an error; fixes that conflict are an outcome.
+func applyFixes(req fixRequest) (fixOutcome, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return fixOutcome{}, err
+	}
+	cmd := exec.Command(self, fixToolArgs(req)...)
+	cmd.Dir = req.dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		return fixOutcome{}, err
+	}
+	return fixOutcome{
+		diff:     relativeDiff(stdout.String(), req.dir),
+		messages: stderr.String(),
+		failed:   err != nil,
+	}, nil
+}
+
+// relativeDiff rewrites the file names of a unified diff's "---" and "+++"
+// lines as git writes them, a/FILE and b/FILE with FILE relative to dir, so
+// that "git apply" and "patch -p1" take the diff as it is.
+func relativeDiff(diff, dir string) string {
+	var b strings.Builder
+	for line := range strings.Lines(diff) {
+		for mark, side := range map[string]string{"--- ": "a/", "+++ ": "b/"} {
+			if rest, ok := strings.CutPrefix(line, mark); ok {
+				file, _, _ := strings.Cut(strings.TrimSuffix(rest, "\n"), " (")
+				line = mark + side + relPath(dir, file) + "\n"
+				break
+			}
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// runFix is "retrylint code --fix" and "--diff": check that the packages
+// load, apply (or show) the suggested fixes, and with --fix report what is
+// left. Fixes that conflict with others are left out and reported; the
+// exit status is then at least 1.
+func runFix(cmd *cobra.Command, flags *codeFlags, req fixRequest) error {
+	cc := codeConfig{Dir: req.dir, Patterns: req.patterns, Tests: req.tests,
+		Classifiers: req.cfg.Classifiers, RetryHelpers: req.cfg.HelperNames()}
+	res, err := checkCodeOrExit(cmd, cc)
+	if err != nil {
+		return err
+	}
+	out := fixOutcome{}
+	if hasFix(req.cfg.Apply(res.Findings, req.dir)) {
+		if out, err = applyFixes(req); err != nil {
+			return err
+		}
+	}
+	io.WriteString(cmd.ErrOrStderr(), out.messages)
+	if req.diff {
+		if _, err := io.WriteString(cmd.OutOrStdout(), out.diff); err != nil {
+			return err
+		}
+		if out.diff != "" || out.failed {
+			return exitCode(1)
+		}
+		return nil
+	}
+	if res, err = checkCodeOrExit(cmd, cc); err != nil {
+		return err
+	}
+	if err := flags.gate.apply(res, req.cfg, req.dir, cmd.ErrOrStderr()); err != nil {
+		return err
+	}
+	if err := flags.write(res, cmd.OutOrStdout()); err != nil {
+		return err
+	}
+	err = verdict(res.Findings, flags.failOn)
+	if err == nil && out.failed {
+		return exitCode(1)
+	}
+	return err
+}
+
+// checkCodeOrExit runs the analyzers; packages that do not load are
+// printed and end the run with exit status 2.
+func checkCodeOrExit(cmd *cobra.Command, cc codeConfig) (*report.Result, error) {
+	res, err := checkCode(cc, all.Rules())
+	var inErr *inputError
+	if errors.As(err, &inErr) {
+		for _, line := range inErr.lines {
+			fmt.Fprintln(cmd.ErrOrStderr(), line)
+		}
+		return nil, exitCode(2)
+	}
+	return res, err
+}
+
+// hasFix reports whether any finding comes with a suggested fix.
+func hasFix(findings []report.Finding) bool {
+	for _, f := range findings {
+		if f.Fix != "" {
+			return true
+		}
+	}
+	return false
+}
