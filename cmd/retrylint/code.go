@@ -15,7 +15,8 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/retrylint/retrylint/analyzer/all"
-	"github.com/retrylint/retrylint/analyzer/retryloop"
+	"github.com/retrylint/retrylint/analyzer/retryconfig"
+	"github.com/retrylint/retrylint/config"
 	"github.com/retrylint/retrylint/report"
 )
 
@@ -84,7 +85,7 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 		return runFix(cmd, flags, fixRequest{dir: dir, cfg: cfg, tests: flags.tests, diff: flags.diff, patterns: patterns})
 	}
 	res, err := checkCode(codeConfig{Dir: dir, Patterns: patterns, Tests: flags.tests,
-		Classifiers: cfg.Classifiers, RetryHelpers: cfg.HelperNames()}, all.Rules())
+		Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers}, all.Rules())
 	var inErr *inputError
 	if errors.As(err, &inErr) {
 		for _, line := range inErr.lines {
@@ -110,10 +111,10 @@ type codeConfig struct {
 	Patterns []string // go/packages patterns
 	Tests    bool     // also check _test.go files
 
-	// Classifiers and RetryHelpers extend the analyzers (retryloop's
-	// variables of the same names), from the configuration.
+	// Classifiers and RetryHelpers extend the analyzers (the settings of
+	// the retryconfig analyzer), from the configuration.
 	Classifiers  []string
-	RetryHelpers []string
+	RetryHelpers []config.RetryHelper
 }
 
 // inputError reports packages that did not load or type-check, one
@@ -142,9 +143,9 @@ func checkCode(cfg codeConfig, rules []all.Rule) (*report.Result, error) {
 		return nil, &inputError{lines}
 	}
 
-	retryloop.IncludeTests = cfg.Tests
-	retryloop.Classifiers = cfg.Classifiers
-	retryloop.RetryHelpers = cfg.RetryHelpers
+	if err := retryconfig.Set(&retryconfig.Config{Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers, Tests: cfg.Tests}); err != nil {
+		return nil, err
+	}
 	graph, err := checker.Analyze(analyzers, analysisRoots(pkgs), nil)
 	if err != nil {
 		return nil, err

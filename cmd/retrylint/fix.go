@@ -127,7 +127,7 @@ func relativeDiff(diff, dir string) string {
 // exit status is then at least 1.
 func runFix(cmd *cobra.Command, flags *codeFlags, req fixRequest) error {
 	cc := codeConfig{Dir: req.dir, Patterns: req.patterns, Tests: req.tests,
-		Classifiers: req.cfg.Classifiers, RetryHelpers: req.cfg.HelperNames()}
+		Classifiers: req.cfg.Classifiers, RetryHelpers: req.cfg.RetryHelpers}
 	res, err := checkCodeOrExit(cmd, cc)
 	if err != nil {
 		return err
