@@ -35,6 +35,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzer/all"
+	"github.com/retrylint/retrylint/analyzer/retryconfig"
 	"github.com/retrylint/retrylint/config"
 )
 
@@ -46,15 +47,11 @@ func init() {
 }
 
 // Plugin is retrylint's golangci-lint plugin: the code rules that are on
-// and the analyzer flags that carry the settings.
+// and the settings of the retryconfig analyzer.
 type Plugin struct {
-	rules []all.Rule
-	flags []analyzerFlag
+	rules    []all.Rule
+	settings retryconfig.Config
 }
-
-// analyzerFlag is a value for a flag of the configuration analyzer, as
-// "go vet -vettool=$(command -v retrylint) -NAME=VALUE" would give it.
-type analyzerFlag struct{ name, value string }
 
 // New decodes the plugin's settings from .golangci.yml; golangci-lint
 // calls it once per run.
@@ -80,7 +77,7 @@ func decode(settings any) (*Plugin, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plugin{flags: flagsOf(cfg, tests)}
+	p := &Plugin{settings: retryconfig.Config{Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers, Tests: tests}}
 	for _, r := range all.Rules() {
 		if cfg.Severity[r.Name] != config.Off {
 			p.rules = append(p.rules, r)
@@ -150,28 +147,12 @@ func parseConfig(m map[string]any) (*config.Config, error) {
 	return cfg, nil
 }
 
-// flagsOf are the configuration analyzer's flag values for cfg and tests.
-func flagsOf(cfg *config.Config, tests bool) []analyzerFlag {
-	var out []analyzerFlag
-	if len(cfg.Classifiers) > 0 {
-		out = append(out, analyzerFlag{"classifiers", strings.Join(cfg.Classifiers, ",")})
-	}
-	if len(cfg.RetryHelpers) > 0 {
-		out = append(out, analyzerFlag{"retry_helpers", strings.Join(cfg.HelperNames(), ",")})
-	}
-	_ = tests
-	return out
-}
-
-// BuildAnalyzers sets the configuration analyzer's flags, as go vet does
-// from its command line, and returns one analyzer named retrylint that
-// runs the rules that are on.
+// BuildAnalyzers sets the flags of the retryconfig analyzer, as go vet
+// does from its command line (-retryconfig.classifiers=...), and returns
+// one analyzer named retrylint that runs the rules that are on.
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
-	target := configAnalyzer()
-	for _, f := range p.flags {
-		if err := target.Flags.Set(f.name, f.value); err != nil {
-			return nil, fmt.Errorf("settings of %s: %s: %w", Name, f.name, err)
-		}
+	if err := retryconfig.Set(&p.settings); err != nil {
+		return nil, fmt.Errorf("settings of %s: %w", Name, err)
 	}
 	return []*analysis.Analyzer{combine(p.rules)}, nil
 }

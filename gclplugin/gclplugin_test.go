@@ -9,6 +9,8 @@ import (
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/retrylint/retrylint/analyzer/retryconfig"
 )
 
 // settingsOf decodes YAML as golangci-lint hands settings to a plugin: a
@@ -26,7 +28,7 @@ func settingsOf(t *testing.T, src string) any {
 // configuration analyzer's flags when the test ends.
 func build(t *testing.T, settings any) *analysis.Analyzer {
 	t.Helper()
-	target := configAnalyzer()
+	target := retryconfig.Analyzer
 	saved := make(map[string]string)
 	target.Flags.VisitAll(func(f *flag.Flag) { saved[f.Name] = f.Value.String() })
 	t.Cleanup(func() {

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis/multichecker"
 
 	"github.com/retrylint/retrylint/analyzer/all"
+	"github.com/retrylint/retrylint/analyzer/retryconfig"
 	"github.com/retrylint/retrylint/config"
 	"github.com/retrylint/retrylint/report"
 )
@@ -30,7 +31,7 @@ func isFixTool(args []string) bool { return len(args) > 0 && args[0] == fixToolA
 // does not return.
 func runFixTool() {
 	os.Args = append([]string{os.Args[0]}, os.Args[2:]...)
-	multichecker.Main(all.Analyzers()...)
+	multichecker.Main(all.WithSettings()...)
 }
 
 // fixRequest is what --fix and --diff are asked to do.
@@ -60,15 +61,21 @@ func fixToolArgs(req fixRequest) []string {
 	return append(args, req.patterns...)
 }
 
-// analyzerFlags are the multichecker flags that give the analyzers the
-// configuration's classifiers and retry helpers.
+// analyzerFlags are the multichecker flags of the retryconfig analyzer
+// that give the analyzers the configuration's classifiers and retry
+// helpers, and whether they read test files.
 func analyzerFlags(cfg *config.Config, tests bool) []string {
-	var args []string
+	prefix := "-" + retryconfig.Analyzer.Name + "."
+	args := []string{fmt.Sprintf("%stests=%t", prefix, tests)}
 	if len(cfg.Classifiers) > 0 {
-		args = append(args, "-unclassifiedretry.classifiers="+strings.Join(cfg.Classifiers, ","))
+		args = append(args, prefix+"classifiers="+strings.Join(cfg.Classifiers, ","))
 	}
-	if names := cfg.HelperNames(); len(names) > 0 {
-		args = append(args, "-unclassifiedretry.retry_helpers="+strings.Join(names, ","))
+	var helpers []string
+	for _, h := range cfg.RetryHelpers {
+		helpers = append(helpers, retryconfig.HelperFlag(h))
+	}
+	if len(helpers) > 0 {
+		args = append(args, prefix+"retry_helpers="+strings.Join(helpers, ","))
 	}
 	return args
 }
