@@ -52,6 +52,13 @@ func TestCustomGolangciLintMatchesRetrylint(t *testing.T) {
 	if len(want) < 5 {
 		t.Fatalf("retrylint code found only %d findings on the fixture:\n%s", len(want), strings.Join(want, "\n"))
 	}
+	// The fixture exercises facts across packages (nested-retry), a
+	// classifier only the settings name and a rule the settings turn off.
+	all := strings.Join(want, "\n")
+	if !strings.Contains(all, "inventory/cache.go:16:2: nested-retry:") || strings.Contains(all, "no-cap:") ||
+		strings.Contains(all, "inventory/inventory.go:55:2: unclassified-retry") {
+		t.Errorf("retrylint code does not report what the fixture is for:\n%s", all)
+	}
 	if !slices.Equal(got, want) {
 		t.Errorf("golangci-lint with the plugin reports\n%s\n\nretrylint code reports\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
