@@ -5,7 +5,8 @@
 # from the Go module proxy, blank-imports the plugin as the generated
 # plugins.go does, and replaces retrylint with this checkout. Then it checks
 # that the binary reports the same findings as "retrylint code" on
-# gclplugin/testdata/fixture.
+# gclplugin/testdata/fixture, and validates the documented .golangci.yml
+# and .custom-gcl.yml against the schemas golangci-lint ships.
 #
 #   scripts/golangci-custom.sh [DIR]   # the binary is left in DIR (default: removed)
 #
@@ -77,9 +78,11 @@ GOWORK=off go mod tidy
 echo "custom-gcl: building"
 GOWORK=off go build -trimpath -o "$dest/custom-gcl" .
 "$dest/custom-gcl" version
+golangci_dir=$(GOWORK=off go list -m -f '{{.Dir}}' github.com/golangci/golangci-lint/v2)
 
 cd "$root"
 GOWORK=off go build -o "$dest/retrylint" ./cmd/retrylint
-echo "custom-gcl: comparing its findings with retrylint code on gclplugin/testdata/fixture"
-RETRYLINT_CUSTOM_GCL="$dest/custom-gcl" RETRYLINT_BIN="$dest/retrylint" GOWORK=off \
-	go test -count=1 -run '^TestCustomGolangciLintMatchesRetrylint$' -v ./gclplugin
+echo "custom-gcl: comparing its findings with retrylint code on gclplugin/testdata/fixture,"
+echo "custom-gcl: and the documented configurations with golangci-lint's schemas"
+RETRYLINT_CUSTOM_GCL="$dest/custom-gcl" RETRYLINT_BIN="$dest/retrylint" RETRYLINT_GOLANGCI_DIR="$golangci_dir" GOWORK=off \
+	go test -count=1 -run '^(TestCustomGolangciLintMatchesRetrylint|TestConfigsAgainstGolangciSchemas)$' -v ./gclplugin
