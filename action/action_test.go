@@ -234,3 +234,20 @@ func TestSARIFForCodeScanning(t *testing.T) {
 		t.Errorf("not the SARIF report:\n%.400s", b)
 	}
 }
+
+// TestReadOnlyTokenWarns is a pull request from a fork: its token cannot
+// comment, so the step warns and the gate is retrylint's alone.
+func TestReadOnlyTokenWarns(t *testing.T) {
+	r := newRunner(t)
+	t.Setenv("FAKE_GH_READ_ONLY", "1")
+	s := r.run("pull_request", map[string]string{"code": "./examples/payment"})
+	if s.code != 0 || s.outputs["exit-code"] != "1" {
+		t.Fatalf("exit %d, exit-code %q; stderr:\n%s", s.code, s.outputs["exit-code"], s.stderr)
+	}
+	if !strings.Contains(s.stdout, "::warning title=retrylint::could not post the report comment on pull request #42") {
+		t.Errorf("no warning in the log:\n%s", s.stdout)
+	}
+	if len(r.comments()) != 0 {
+		t.Error("a comment was posted with a read-only token")
+	}
+}

@@ -6,7 +6,8 @@
 # marker and updated in place. It exits 0 and leaves retrylint's exit status
 # in the step output exit-code, so that the SARIF upload runs before the
 # gate fails the job; it exits non-zero itself only when it cannot do its
-# work (no event file, gh failing).
+# work (an unreadable event file). A comment that cannot be posted is a
+# warning.
 #
 # Environment: the INPUT_* variables of action.yml; RETRYLINT, the binary;
 # GH, the GitHub CLI (default gh); and the runner's GITHUB_EVENT_NAME,
@@ -89,12 +90,19 @@ fi
 } >"$report"
 output report "$report"
 
+# A pull request from a fork gets a read-only token: the comment cannot be
+# posted, which is worth a warning but not a failed job.
+no_comment() {
+	echo "::warning title=retrylint::could not post the report comment on pull request #$number (a pull request from a fork has a read-only token); the report is in the step's report output"
+	exit 0
+}
 comments="repos/$GITHUB_REPOSITORY/issues/$number/comments"
-id=$("$gh" api --paginate "$comments" --jq ".[] | select(.body | startswith(\"$marker\")) | .id" | head -n 1)
+ids=$("$gh" api --paginate "$comments" --jq ".[] | select(.body | startswith(\"$marker\")) | .id") || no_comment
+id=$(printf '%s\n' "$ids" | head -n 1)
 if [ -n "$id" ]; then
-	"$gh" api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" -F "body=@$report" >/dev/null
+	"$gh" api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" -F "body=@$report" >/dev/null || no_comment
 	echo "retrylint: updated the report comment on pull request #$number"
 else
-	"$gh" api --method POST "$comments" -F "body=@$report" >/dev/null
+	"$gh" api --method POST "$comments" -F "body=@$report" >/dev/null || no_comment
 	echo "retrylint: posted the report comment on pull request #$number"
 fi
