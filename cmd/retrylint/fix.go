@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/multichecker"
 
 	"github.com/retrylint/retrylint/analyzer/all"
@@ -27,11 +28,57 @@ const fixToolArg = "__fixtool"
 // isFixTool reports whether args ask for the fix tool.
 func isFixTool(args []string) bool { return len(args) > 0 && args[0] == fixToolArg }
 
-// runFixTool hands the rest of the command line to the multichecker; it
-// does not return.
+// runFixTool reads the configuration file named by the argument after
+// fixToolArg ("" for none) and hands the rest of the command line to the
+// multichecker, over the rules the configuration does not turn off; it does
+// not return.
 func runFixTool() {
-	os.Args = append([]string{os.Args[0]}, os.Args[2:]...)
-	multichecker.Main(all.WithSettings()...)
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "retrylint: "+fixToolArg+" CONFIG [multichecker flags] PACKAGES")
+		os.Exit(2)
+	}
+	file := os.Args[2]
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "retrylint:", err)
+		os.Exit(2)
+	}
+	cfg, err := config.Load(file, wd, config.Options{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "retrylint:", err)
+		os.Exit(2)
+	}
+	os.Args = append([]string{os.Args[0]}, os.Args[3:]...)
+	multichecker.Main(fixAnalyzers(cfg)...)
+}
+
+// fixAnalyzers are the settings analyzer and the rules that cfg does not
+// turn off, each dropping its findings, and so their fixes, in the paths
+// cfg ignores.
+func fixAnalyzers(cfg *config.Config) []*analysis.Analyzer {
+	out := []*analysis.Analyzer{retryconfig.Analyzer}
+	for _, r := range all.Rules() {
+		if cfg.Severity[r.Name] != config.Off {
+			out = append(out, withoutIgnored(r.Analyzer, cfg))
+		}
+	}
+	return out
+}
+
+// withoutIgnored is a copy of a whose diagnostics in files that cfg
+// ignores are not reported.
+func withoutIgnored(a *analysis.Analyzer, cfg *config.Config) *analysis.Analyzer {
+	w := *a
+	w.Run = func(pass *analysis.Pass) (any, error) {
+		p := *pass
+		p.Report = func(d analysis.Diagnostic) {
+			if !cfg.Ignored(pass.Fset.Position(d.Pos).Filename) {
+				pass.Report(d)
+			}
+		}
+		return a.Run(&p)
+	}
+	return &w
 }
 
 // fixRequest is what --fix and --diff are asked to do.
@@ -43,20 +90,15 @@ type fixRequest struct {
 	patterns []string
 }
 
-// fixToolArgs is the command line of the fix tool: -fix (and -diff), the
-// analyzers' settings from the configuration, the rules it turns off
-// disabled, and the packages.
+// fixToolArgs is the command line of the fix tool: the configuration file,
+// -fix (and -diff), the analyzers' settings from the configuration, and
+// the packages.
 func fixToolArgs(req fixRequest) []string {
-	args := []string{fixToolArg, "-fix", fmt.Sprintf("-test=%t", req.tests)}
+	args := []string{fixToolArg, req.cfg.File, "-fix", fmt.Sprintf("-test=%t", req.tests)}
 	if req.diff {
 		args = append(args, "-diff")
 	}
 	args = append(args, analyzerFlags(req.cfg, req.tests)...)
-	for _, r := range all.Rules() {
-		if req.cfg.Severity[r.Name] == config.Off {
-			args = append(args, "-"+r.Analyzer.Name+"=false")
-		}
-	}
 	args = append(args, "--")
 	return append(args, req.patterns...)
 }

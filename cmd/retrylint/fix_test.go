@@ -103,6 +103,21 @@ func TestFixHonoursConfiguration(t *testing.T) {
 	}
 }
 
+// TestFixHonoursIgnoredPaths leaves files the configuration ignores alone.
+func TestFixHonoursIgnoredPaths(t *testing.T) {
+	dir := paymentModule(t, map[string]string{".retrylint.yaml": "ignore: [payment.go]\n"})
+	before := readFile(t, filepath.Join(dir, "payment.go"))
+	if r := runIn(t, dir, binary, "code", "--diff", "./..."); r.code != 0 || r.stdout != "" {
+		t.Errorf("--diff with payment.go ignored: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runIn(t, dir, binary, "code", "--fix", "./..."); r.code != 0 {
+		t.Errorf("--fix with payment.go ignored: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if after := readFile(t, filepath.Join(dir, "payment.go")); after != before {
+		t.Error("--fix changed an ignored file")
+	}
+}
+
 // TestFixBrokenPackage changes nothing in a package that does not
 // type-check and fails the run with the error's position.
 func TestFixBrokenPackage(t *testing.T) {
