@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,6 +27,7 @@ type codeFlags struct {
 	outputFlags
 	gate  gateFlags
 	tests bool
+	tags  []string
 	fix   bool // apply the suggested fixes
 	diff  bool // print the suggested fixes as a unified diff
 }
@@ -60,6 +63,7 @@ retry helpers. --baseline accepts the findings recorded in a baseline file.
 	flags.register(cmd)
 	flags.gate.register(cmd)
 	cmd.Flags().BoolVar(&flags.tests, "tests", false, "also check the _test.go files of the packages")
+	cmd.Flags().StringSliceVar(&flags.tags, "tags", nil, "build tags to load the packages with, comma-separated, as go build -tags")
 	cmd.Flags().BoolVar(&flags.fix, "fix", false, "apply the suggested fixes, then report what is left")
 	cmd.Flags().BoolVar(&flags.diff, "diff", false, "print the suggested fixes as a unified diff; change no file")
 	return cmd
@@ -82,9 +86,9 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 		return err
 	}
 	if flags.fix || flags.diff {
-		return runFix(cmd, flags, fixRequest{dir: dir, cfg: cfg, tests: flags.tests, diff: flags.diff, patterns: patterns})
+		return runFix(cmd, flags, fixRequest{dir: dir, cfg: cfg, tests: flags.tests, tags: flags.tags, diff: flags.diff, patterns: patterns})
 	}
-	res, err := checkCode(codeConfig{Dir: dir, Patterns: patterns, Tests: flags.tests,
+	res, err := checkCode(codeConfig{Dir: dir, Patterns: patterns, Tests: flags.tests, Tags: flags.tags,
 		Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers}, all.Rules())
 	var inErr *inputError
 	if errors.As(err, &inErr) {
@@ -110,6 +114,7 @@ type codeConfig struct {
 	Dir      string   // working directory: patterns and reported paths are relative to it
 	Patterns []string // go/packages patterns
 	Tests    bool     // also check _test.go files
+	Tags     []string // build tags, as go build -tags
 
 	// Classifiers and RetryHelpers extend the analyzers (the settings of
 	// the retryconfig analyzer), from the configuration.
@@ -140,7 +145,7 @@ func checkCode(cfg codeConfig, rules []all.Rule) (*report.Result, error) {
 		return nil, err
 	}
 	if lines := packageErrors(pkgs, cfg.Dir); len(lines) > 0 {
-		return nil, &inputError{lines}
+		return nil, &inputError{append(lines, tagsHint(pkgs, cfg.Tags))}
 	}
 
 	if err := retryconfig.Set(&retryconfig.Config{Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers, Tests: cfg.Tests}); err != nil {
@@ -183,10 +188,15 @@ func loadPackages(cfg codeConfig, allSyntax bool) ([]*packages.Package, error) {
 	if allSyntax {
 		mode = packages.LoadAllSyntax
 	}
+	var buildFlags []string
+	if len(cfg.Tags) > 0 {
+		buildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
+	}
 	pkgs, err := packages.Load(&packages.Config{
-		Mode:  mode | packages.NeedModule,
-		Dir:   cfg.Dir,
-		Tests: cfg.Tests,
+		Mode:       mode | packages.NeedModule,
+		Dir:        cfg.Dir,
+		Tests:      cfg.Tests,
+		BuildFlags: buildFlags,
 	}, cfg.Patterns...)
 	if err != nil {
 		return nil, err
@@ -243,6 +253,27 @@ func packageErrors(pkgs []*packages.Package, dir string) []string {
 		}
 	})
 	return lines
+}
+
+// tagsHint names the packages that did not load or type-check and says
+// how to give the build tags or platform they may need.
+func tagsHint(pkgs []*packages.Package, tags []string) string {
+	var bad []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if len(p.Errors) > 0 {
+			bad = append(bad, p.PkgPath)
+		}
+	})
+	slices.Sort(bad)
+	bad = slices.Compact(bad)
+	if len(bad) > 5 {
+		bad = append(bad[:5], fmt.Sprintf("and %d more", len(bad)-5))
+	}
+	with := "without build tags"
+	if len(tags) > 0 {
+		with = "with tags " + strings.Join(tags, ",")
+	}
+	return fmt.Sprintf("retrylint: %s did not type-check %s (%s); if the code needs build tags, give them with --tags a,b as to go build -tags, and for another platform set GOOS and GOARCH", strings.Join(bad, ", "), with, goPlatform())
 }
 
 // relPos rewrites the file of a "file:line:col" position relative to dir.
@@ -320,4 +351,16 @@ func toFinding(fset *token.FileSet, d analysis.Diagnostic, rule, dir string) rep
 		f.Fix = d.SuggestedFixes[0].Message
 	}
 	return f
+}
+
+// goPlatform is the GOOS/GOARCH the packages are loaded for.
+func goPlatform() string {
+	goos, goarch := os.Getenv("GOOS"), os.Getenv("GOARCH")
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	if goarch == "" {
+		goarch = runtime.GOARCH
+	}
+	return goos + "/" + goarch
 }

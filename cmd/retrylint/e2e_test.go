@@ -370,3 +370,18 @@ func TestE2ESettings(t *testing.T) {
 		t.Errorf("go vet with a malformed classifier: exit %d, stderr %q; want failure saying what a function name is", r.code, r.stderr)
 	}
 }
+
+// TestE2ETags loads a package that builds only with a tag: without it the
+// run fails naming the package and suggesting --tags; with it the loop is
+// checked.
+func TestE2ETags(t *testing.T) {
+	r := retrylint(t, "code", "./tagged")
+	if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, "tagged.go:11:12: undefined: dial") ||
+		!strings.Contains(r.stderr, "example.com/e2e/tagged did not type-check without build tags") || !strings.Contains(r.stderr, "--tags") {
+		t.Errorf("without the tag: exit %d, stdout %q, stderr %q; want 2, the type error, the package and a hint at --tags", r.code, r.stdout, r.stderr)
+	}
+	r = retrylint(t, "code", "--tags", "integration", "./tagged")
+	if r.code != 1 || !strings.Contains(r.stdout, "tagged.go:14:3: fixed-sleep: ") {
+		t.Errorf("--tags integration: exit %d, stdout %q, stderr %q; want 1 and the fixed sleep", r.code, r.stdout, r.stderr)
+	}
+}

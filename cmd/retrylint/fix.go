@@ -86,7 +86,8 @@ type fixRequest struct {
 	dir      string
 	cfg      *config.Config
 	tests    bool
-	diff     bool // print a unified diff instead of writing the files
+	tags     []string // build tags, as go build -tags
+	diff     bool     // print a unified diff instead of writing the files
 	patterns []string
 }
 
@@ -138,6 +139,10 @@ func applyFixes(req fixRequest) (fixOutcome, error) {
 	}
 	cmd := exec.Command(self, fixToolArgs(req)...)
 	cmd.Dir = req.dir
+	cmd.Env = os.Environ()
+	if len(req.tags) > 0 { // the multichecker has no -tags; go/packages reads GOFLAGS
+		cmd.Env = append(cmd.Env, "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -tags="+strings.Join(req.tags, ",")))
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
@@ -175,7 +180,7 @@ func relativeDiff(diff, dir string) string {
 // left. Fixes that conflict with others are left out and reported; the
 // exit status is then at least 1.
 func runFix(cmd *cobra.Command, flags *codeFlags, req fixRequest) error {
-	cc := codeConfig{Dir: req.dir, Patterns: req.patterns, Tests: req.tests,
+	cc := codeConfig{Dir: req.dir, Patterns: req.patterns, Tests: req.tests, Tags: req.tags,
 		Classifiers: req.cfg.Classifiers, RetryHelpers: req.cfg.RetryHelpers}
 	res, err := checkCodeOrExit(cmd, cc)
 	if err != nil {
