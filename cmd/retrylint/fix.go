@@ -157,16 +157,17 @@ func applyFixes(req fixRequest) (fixOutcome, error) {
 	}, nil
 }
 
-// relativeDiff rewrites the file names of a unified diff's "---" and "+++"
-// lines as git writes them, a/FILE and b/FILE with FILE relative to dir, so
-// that "git apply" and "patch -p1" take the diff as it is.
+// relativeDiff rewrites the file names of a unified diff's header lines,
+// "--- FILE (old)" and "+++ FILE (new)" as x/tools writes them, as git
+// writes them, a/FILE and b/FILE with FILE relative to dir, so that "git
+// apply" and "patch -p1" take the diff as it is.
 func relativeDiff(diff, dir string) string {
 	var b strings.Builder
 	for line := range strings.Lines(diff) {
-		for mark, side := range map[string]string{"--- ": "a/", "+++ ": "b/"} {
-			if rest, ok := strings.CutPrefix(line, mark); ok {
-				file, _, _ := strings.Cut(strings.TrimSuffix(rest, "\n"), " (")
-				line = mark + side + relPath(dir, file) + "\n"
+		for _, h := range []struct{ mark, suffix, side string }{{"--- ", " (old)\n", "a/"}, {"+++ ", " (new)\n", "b/"}} {
+			if strings.HasPrefix(line, h.mark) && strings.HasSuffix(line, h.suffix) {
+				file := strings.TrimSuffix(strings.TrimPrefix(line, h.mark), h.suffix)
+				line = h.mark + h.side + relPath(dir, file) + "\n"
 				break
 			}
 		}

@@ -131,3 +131,11 @@ func TestFixBrokenPackage(t *testing.T) {
 		t.Error("--fix changed a package that does not type-check")
 	}
 }
+
+func TestRelativeDiff(t *testing.T) {
+	diff := "--- /w/m/a.go (old)\n+++ /w/m/a.go (new)\n@@ -1,2 +1,2 @@\n--- a comment line removed\n+++ one added\n x\n"
+	want := "--- a/a.go\n+++ b/a.go\n@@ -1,2 +1,2 @@\n--- a comment line removed\n+++ one added\n x\n"
+	if got := relativeDiff(diff, "/w/m"); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
