@@ -27,6 +27,7 @@ package gclplugin
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -92,11 +93,7 @@ func settingsMap(settings any) (map[string]any, error) {
 	case nil:
 		return map[string]any{}, nil
 	case map[string]any:
-		out := make(map[string]any, len(s))
-		for k, v := range s {
-			out[k] = v
-		}
-		return out, nil
+		return maps.Clone(s), nil
 	}
 	return nil, fmt.Errorf("want a mapping of settings as in .retrylint.yaml, got %T", settings)
 }
