@@ -36,7 +36,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
-			lw.Loop.Subject()+" waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; back off exponentially with random jitter and a cap")
+			lw.Loop.Subject()+" waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; "+lw.Loop.LibraryFix(Rule, "back off exponentially with random jitter and a cap"))
 	}
 	return nil, nil
 }

@@ -32,7 +32,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
-			"retry wait ("+types.ExprString(w.Delay)+") grows with the attempt without an upper bound; late attempts wait far longer than the outage lasts; clamp it, e.g. min(d, maxDelay)")
+			"retry wait ("+types.ExprString(w.Delay)+") grows with the attempt without an upper bound; late attempts wait far longer than the outage lasts; "+lw.Loop.LibraryFix(Rule, "clamp it, e.g. min(d, maxDelay)"))
 	}
 	return nil, nil
 }

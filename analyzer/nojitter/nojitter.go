@@ -32,7 +32,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
-			"retry wait ("+types.ExprString(w.Delay)+") grows with the attempt but nothing random enters it; clients that failed together back off on the same schedule and still retry together; add jitter, e.g. full jitter rand.N(d)")
+			"retry wait ("+types.ExprString(w.Delay)+") grows with the attempt but nothing random enters it; clients that failed together back off on the same schedule and still retry together; "+lw.Loop.LibraryFix(Rule, "add jitter, e.g. full jitter rand.N(d)"))
 	}
 	return nil, nil
 }

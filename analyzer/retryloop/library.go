@@ -65,7 +65,7 @@ func (a *checker) libraryLoop(fn ast.Node, r *retrylib.Retrier) *Loop {
 		if r.Fresh && r.FreshAt != nil {
 			at = r.FreshAt
 		}
-		d := Delay{Grows: r.Delay.Grows && !r.Fresh, Random: r.Delay.Random, Capped: r.Delay.Capped, Value: r.Delay.Value}
+		d := Delay{Grows: r.Delay.Grows && !r.Fresh, Random: r.Delay.Random, Capped: r.Delay.Capped, Value: r.Delay.Value, Unknown: r.Delay.Unknown}
 		if d.Constant() && d.Value == "" {
 			d.Value = types.ExprString(at)
 		}
@@ -94,4 +94,13 @@ func (l *Loop) LibraryCall() string {
 		return ""
 	}
 	return types.ExprString(l.Library.Call.Fun)
+}
+
+// LibraryFix returns the fix the library of a FormLibrary loop gives for
+// rule, in the library's own terms, or def.
+func (l *Loop) LibraryFix(rule, def string) string {
+	if l.Library != nil && l.Library.Fixes[rule] != "" {
+		return l.Library.Fixes[rule]
+	}
+	return def
 }

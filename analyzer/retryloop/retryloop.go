@@ -3,8 +3,10 @@ package retryloop
 import (
 	"cmp"
 	"go/ast"
+	"go/build"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -145,6 +147,14 @@ type Wait struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	if inGoroot(pass) || dependency(pass) {
+		// go vet runs the analyzer on these only for facts. The standard
+		// library retries nothing a caller's loop needs to know about,
+		// and other modules' packages are read by retrylint code from
+		// export data: summarising them here would make go vet and
+		// retrylint code disagree.
+		return &Result{}, nil
+	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	a := newAnalysis(pass)
 	res := &Result{}
@@ -170,6 +180,23 @@ func run(pass *analysis.Pass) (any, error) {
 	res.Nested = a.nestings(res)
 	a.exportSummaries(res)
 	return res, nil
+}
+
+// inGoroot reports whether the package is one of the Go distribution's.
+func inGoroot(pass *analysis.Pass) bool {
+	root := build.Default.GOROOT
+	if root == "" || len(pass.Files) == 0 {
+		return false
+	}
+	name := pass.Fset.File(pass.Files[0].Pos()).Name()
+	rel, err := filepath.Rel(filepath.Join(root, "src"), name)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// dependency reports whether the package belongs to a required module at
+// some version, not to the module being checked.
+func dependency(pass *analysis.Pass) bool {
+	return pass.Module != nil && pass.Module.Version != ""
 }
 
 // wantFile reports whether the file holding pos is analysed: test files only

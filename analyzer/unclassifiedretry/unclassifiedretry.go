@@ -34,7 +34,7 @@ func run(pass *analysis.Pass) (any, error) {
 			op = types.ExprString(l.Ops[0].Fun)
 		}
 		diag.Report(pass, Rule, l.Pos, l.Pos,
-			l.Subject()+" retries every error of "+op+" without inspecting it; permanent failures (400, 401, 403, invalid input) are retried too and only add load; retry only transient errors, e.g. with errors.Is/As, a status-code check or a predicate such as isRetryable(err)")
+			l.Subject()+" retries every error of "+op+" without inspecting it; permanent failures (400, 401, 403, invalid input) are retried too and only add load; "+l.LibraryFix(Rule, "retry only transient errors, e.g. with errors.Is/As, a status-code check or a predicate such as isRetryable(err)"))
 	}
 	return nil, nil
 }

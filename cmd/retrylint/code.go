@@ -140,7 +140,15 @@ func checkCode(cfg codeConfig, rules []all.Rule) (*report.Result, error) {
 		analyzers = append(analyzers, r.Analyzer)
 	}
 
-	pkgs, err := loadPackages(cfg, needFacts(analyzers))
+	listed, err := loadPackages(cfg, true)
+	if err != nil {
+		return nil, err
+	}
+	requested := make(map[string]bool)
+	for _, p := range listed {
+		requested[p.ID] = true
+	}
+	pkgs, err := withModuleDeps(cfg, listed)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +159,13 @@ func checkCode(cfg codeConfig, rules []all.Rule) (*report.Result, error) {
 	if err := retryconfig.Set(&retryconfig.Config{Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers, Tests: cfg.Tests}); err != nil {
 		return nil, err
 	}
-	graph, err := checker.Analyze(analyzers, analysisRoots(pkgs), nil)
+	var roots []*packages.Package
+	for _, p := range analysisRoots(pkgs) {
+		if requested[p.ID] {
+			roots = append(roots, p)
+		}
+	}
+	graph, err := checker.Analyze(analyzers, roots, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -180,13 +194,13 @@ func checkCode(cfg codeConfig, rules []all.Rule) (*report.Result, error) {
 	return res, nil
 }
 
-// loadPackages loads the packages of cfg with syntax and types; with
-// allSyntax, their dependencies too, for analyzers that pass facts between
-// packages.
-func loadPackages(cfg codeConfig, allSyntax bool) ([]*packages.Package, error) {
+// loadPackages loads the packages of cfg; with syntax and types unless
+// names is set, when it lists them and their dependencies by name and
+// module only.
+func loadPackages(cfg codeConfig, names bool) ([]*packages.Package, error) {
 	mode := packages.LoadSyntax
-	if allSyntax {
-		mode = packages.LoadAllSyntax
+	if names {
+		mode = packages.NeedName | packages.NeedImports | packages.NeedDeps
 	}
 	var buildFlags []string
 	if len(cfg.Tags) > 0 {
@@ -207,24 +221,30 @@ func loadPackages(cfg codeConfig, allSyntax bool) ([]*packages.Package, error) {
 	return pkgs, nil
 }
 
-// needFacts reports whether any of the analyzers, or the analyzers they
-// require, pass facts between packages.
-func needFacts(analyzers []*analysis.Analyzer) bool {
-	seen := make(map[*analysis.Analyzer]bool)
-	queue := slices.Clone(analyzers)
-	for len(queue) > 0 {
-		a := queue[0]
-		queue = queue[1:]
-		if seen[a] {
-			continue
+// withModuleDeps loads the requested packages with syntax and types, and
+// with them every package of their own modules that they import, directly
+// or not: the analyzers read the helpers of a module through the facts of
+// its packages. Packages of other modules and of the standard library come
+// from export data: type-checking them from source would cost several
+// times the analysis, for facts that retry rules do not need there
+// (retry libraries are read by what they are, not through facts).
+func withModuleDeps(cfg codeConfig, listed []*packages.Package) ([]*packages.Package, error) {
+	modules := make(map[string]bool)
+	for _, p := range listed {
+		if p.Module != nil {
+			modules[p.Module.Path] = true
 		}
-		seen[a] = true
-		if len(a.FactTypes) > 0 {
-			return true
-		}
-		queue = append(queue, a.Requires...)
 	}
-	return false
+	patterns := slices.Clone(cfg.Patterns)
+	seen := make(map[string]bool)
+	packages.Visit(listed, nil, func(p *packages.Package) {
+		if p.Module != nil && modules[p.Module.Path] && !seen[p.PkgPath] && p.ForTest == "" && !strings.HasSuffix(p.PkgPath, ".test") {
+			seen[p.PkgPath] = true
+			patterns = append(patterns, p.PkgPath)
+		}
+	})
+	cfg.Patterns = patterns
+	return loadPackages(cfg, false)
 }
 
 // packageErrors lists the load, parse and type errors of pkgs and their

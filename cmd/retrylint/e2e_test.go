@@ -385,3 +385,17 @@ func TestE2ETags(t *testing.T) {
 		t.Errorf("--tags integration: exit %d, stdout %q, stderr %q; want 1 and the fixed sleep", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestE2EFacts checks one package whose wait comes from a helper of
+// another: the helper's package is not named, yet both front ends read
+// what it returns from its facts.
+func TestE2EFacts(t *testing.T) {
+	line := lineOf(t, filepath.Join(e2eDir(t), "paced", "paced.go"), "time.Sleep(pacing.Exponential")
+	finding := fmt.Sprintf("paced.go:%d:3: no-jitter: retry wait (pacing.Exponential(", line)
+	if r := retrylint(t, "code", "./paced"); r.code != 1 || !strings.Contains(r.stdout, finding) {
+		t.Errorf("retrylint code ./paced: exit %d, stdout %q, stderr %q; want 1 and %q", r.code, r.stdout, r.stderr, finding)
+	}
+	if r := runIn(t, e2eDir(t), "go", "vet", "-vettool="+binary, "./paced"); r.code == 0 || !strings.Contains(r.stderr, finding) {
+		t.Errorf("go vet ./paced: exit %d, stderr %q; want failure and %q", r.code, r.stderr, finding)
+	}
+}

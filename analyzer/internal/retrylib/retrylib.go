@@ -62,6 +62,16 @@ type Retrier struct {
 	// delay never grows. FreshAt is where it is created.
 	Fresh   bool
 	FreshAt ast.Expr
+	// Configures reports a call that sets up retries which run later, in
+	// other calls: a retrying client handed on (retryablehttp NewClient,
+	// StandardClient), an AWS retryer, a gRPC channel's retry policy. Its
+	// configuration is checked here, but calling it retries nothing, so it
+	// is no inner layer of a retry loop around it.
+	Configures bool
+	// Fixes gives, by rule name ("no-jitter"), the fix in the library's
+	// own terms ("set Jitter in the wait.Backoff"), for the rules whose
+	// message would otherwise suggest hand-written code.
+	Fixes map[string]string
 }
 
 // Delay is the shape of a library's wait between attempts.
@@ -72,10 +82,13 @@ type Delay struct {
 	// Value is the constant wait as written ("1s", "interval") when the
 	// wait does not change; "" otherwise.
 	Value string
+	// Unknown reports a wait configured by code the finder cannot see (a
+	// back-off passed in as a parameter or built in another package).
+	Unknown bool
 }
 
 // Constant reports whether the wait is the same on every attempt.
-func (d Delay) Constant() bool { return !d.Grows && !d.Random }
+func (d Delay) Constant() bool { return !d.Grows && !d.Random && !d.Unknown }
 
 // Finder recognises calls into one library. It returns nil for a call that
 // is not a retry of that library (a constructor, an option, another API).
