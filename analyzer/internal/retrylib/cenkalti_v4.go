@@ -3,9 +3,229 @@ package retrylib
 import (
 	"go/ast"
 	"go/types"
+	"time"
 )
 
-// cenkaltiV4 recognises the retries of cenkalti_v4; not read yet.
+const cenkaltiV4Path = "github.com/cenkalti/backoff/v4"
+
+// cenkaltiV4 reads github.com/cenkalti/backoff/v4 (v4.3.0): Retry and its
+// Notify/WithData/WithTimer variants run the operation until it succeeds
+// or returns backoff.Permanent, waiting as the BackOff says. Defaults of
+// NewExponentialBackOff: 500ms initial, ×1.5, randomisation 0.5 (jitter),
+// capped at 60s, MaxElapsedTime 15min (0 never stops). A BackOff is
+// bounded only by MaxElapsedTime, WithMaxRetries or WithContext.
+//
+// b.NextBackOff() in a hand-written loop is read as that loop's wait
+// (Retrier.Loop), and a back-off built inside the loop never grows.
 func cenkaltiV4(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.BlockStmt) *Retrier {
+	return cenkalti(newTracer(info, call, enclosing), call, fn, cenkaltiV4Path)
+}
+
+func cenkalti(t *tracer, call *ast.CallExpr, fn *types.Func, path string) *Retrier {
+	switch fn.Name() {
+	case "Retry", "RetryNotify", "RetryNotifyWithTimer", "RetryWithData", "RetryNotifyWithData", "RetryNotifyWithTimerAndData":
+		if path == cenkaltiV5Path {
+			return cenkaltiV5Retry(t, call)
+		}
+		if len(call.Args) < 2 {
+			return nil
+		}
+		s := t.cenkaltiBackOff(call.Args[1], path, 0)
+		if s.never {
+			return nil
+		}
+		return s.retrier(path, call, call.Args[0], t.operation(call.Args[0], opKind{path: path, stop: []string{"Permanent"}}))
+	case "NextBackOff":
+		if fn.Signature().Recv() == nil {
+			return nil
+		}
+		return cenkaltiNext(t, call, path)
+	}
 	return nil
+}
+
+// cenkaltiNext reads b.NextBackOff() as the wait of the hand-written loop
+// around it.
+func cenkaltiNext(t *tracer, call *ast.CallExpr, path string) *Retrier {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	loop := enclosingLoop(t.body, call.Pos())
+	if loop == nil {
+		return nil
+	}
+	s := t.cenkaltiBackOff(sel.X, path, 0)
+	r := s.retrier(path, call, nil, verdict{classified: true})
+	r.Loop = loop
+	if origin, _ := t.value(sel.X); origin != sel.X && within(loop, origin) && !s.unknown {
+		r.Fresh, r.FreshAt = true, origin
+		r.Delay.Grows = false
+		r.Delay.Capped = true
+		if !r.Delay.Random {
+			r.Delay.Value = s.delay.Value
+		}
+	}
+	return r
+}
+
+// cenkaltiBackOff reads a BackOff value of v4 or v5.
+func (t *tracer) cenkaltiBackOff(e ast.Expr, path string, depth int) schedule {
+	if depth > maxTrace {
+		return unknownSchedule(e)
+	}
+	x, where := t.value(e)
+	if call, ok := ast.Unparen(x).(*ast.CallExpr); ok {
+		fn := callee(where.info, call)
+		if fn == nil || fn.Pkg() == nil || Path(fn.Pkg()) != path {
+			return unknownSchedule(e)
+		}
+		switch fn.Name() {
+		case "NewExponentialBackOff":
+			fields := map[string]ast.Expr{}
+			opts, ok := where.options(call, 0)
+			if !ok {
+				return unknownSchedule(e)
+			}
+			for _, opt := range opts {
+				if oc, ok := ast.Unparen(opt).(*ast.CallExpr); ok {
+					if ofn := callee(where.info, oc); ofn != nil && len(oc.Args) == 1 {
+						if f, ok := cenkaltiOptionFields[ofn.Name()]; ok {
+							fields[f] = oc.Args[0]
+						}
+					}
+				}
+			}
+			for k, v := range t.fieldSets(e) {
+				fields[k] = v
+			}
+			return where.cenkaltiExponential(call, fields, path, true)
+		case "NewConstantBackOff":
+			if len(call.Args) != 1 {
+				return unknownSchedule(e)
+			}
+			return t.cenkaltiConstant(call, call.Args[0])
+		case "WithMaxRetries":
+			if len(call.Args) != 2 {
+				return unknownSchedule(e)
+			}
+			s := where.cenkaltiBackOff(call.Args[0], path, depth+1)
+			if n, ok := where.integer(call.Args[1]); ok {
+				s.limit(int(n) + 1)
+			} else {
+				s.unknown = true
+			}
+			return s
+		case "WithContext":
+			if len(call.Args) != 2 {
+				return unknownSchedule(e)
+			}
+			s := where.cenkaltiBackOff(call.Args[0], path, depth+1)
+			c := where.context(call.Args[1])
+			s.ctx.ends = s.ctx.ends || c.ends
+			s.ctx.deadline = s.ctx.deadline || c.deadline
+			return s
+		}
+		return unknownSchedule(e)
+	}
+	if lit, ok := ast.Unparen(x).(*ast.CompositeLit); ok {
+		named, _ := types.Unalias(where.info.TypeOf(lit)).(*types.Named)
+		if named == nil || named.Obj().Pkg() == nil || Path(named.Obj().Pkg()) != path {
+			return unknownSchedule(e)
+		}
+		fields := literalFields(lit)
+		for k, v := range t.fieldSets(e) {
+			fields[k] = v
+		}
+		switch named.Obj().Name() {
+		case "ExponentialBackOff":
+			return where.cenkaltiExponential(lit, fields, path, false)
+		case "ConstantBackOff":
+			return t.cenkaltiConstant(lit, fields["Interval"])
+		case "ZeroBackOff":
+			return schedule{at: lit}
+		case "StopBackOff":
+			return schedule{at: lit, never: true}
+		}
+	}
+	return unknownSchedule(e)
+}
+
+// cenkaltiOptionFields maps the v4 constructor options to the fields
+// they set.
+var cenkaltiOptionFields = map[string]string{
+	"WithInitialInterval":     "InitialInterval",
+	"WithRandomizationFactor": "RandomizationFactor",
+	"WithMultiplier":          "Multiplier",
+	"WithMaxInterval":         "MaxInterval",
+	"WithMaxElapsedTime":      "MaxElapsedTime",
+}
+
+func (t *tracer) cenkaltiConstant(at ast.Expr, interval ast.Expr) schedule {
+	s := schedule{at: at, waits: true}
+	if interval == nil {
+		s.waits = false // a zero interval: retries at once
+		return s
+	}
+	if d, ok := t.duration(interval); ok && d == 0 {
+		s.waits = false
+		return s
+	}
+	s.delay.Value = t.durationText(interval)
+	return s
+}
+
+// cenkaltiExponential reads an ExponentialBackOff from the fields the
+// code sets; defaults apply to the ones it does not when the constructor
+// built it (a struct literal starts from zero values).
+func (t *tracer) cenkaltiExponential(at ast.Expr, fields map[string]ast.Expr, path string, defaults bool) schedule {
+	s := schedule{at: at, waits: true}
+	initial, initialKnown := 500*time.Millisecond, defaults
+	if e, ok := fields["InitialInterval"]; ok {
+		initial, initialKnown = t.duration(e)
+	}
+	random := defaults
+	if e, ok := fields["RandomizationFactor"]; ok {
+		f, known := t.float(e)
+		random = !known || f != 0
+		if !random {
+			s.at = e
+		}
+	}
+	factor, factorKnown := 1.5, defaults
+	if e, ok := fields["Multiplier"]; ok {
+		factor, factorKnown = t.float(e)
+		if !factorKnown {
+			factor = 2
+		}
+	} else if !defaults {
+		factor, factorKnown = 0, true
+	}
+	grows := !factorKnown || factor > 1
+	capped := true // MaxInterval clamps the interval, 60s by default
+	if e, ok := fields["MaxInterval"]; ok {
+		if d, known := t.duration(e); known && d >= time.Duration(1<<62) {
+			capped = false
+		}
+	}
+	s.delay = Delay{Grows: grows, Random: random, Capped: capped}
+	if !grows && !random {
+		if e, ok := fields["InitialInterval"]; ok {
+			s.delay.Value = t.durationText(e)
+		} else {
+			s.delay.Value = initial.String()
+		}
+	}
+	s.initial, s.initialKnown, s.factor = initial, initialKnown, factor
+	if path == cenkaltiV4Path {
+		s.deadline = defaults
+		if e, ok := fields["MaxElapsedTime"]; ok {
+			d, known := t.duration(e)
+			s.deadline = !known || d != 0
+			if known && d == 0 && s.at == at {
+				s.at = at
+			}
+		}
+	}
+	return s
 }

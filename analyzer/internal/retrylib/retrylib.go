@@ -62,6 +62,18 @@ type Retrier struct {
 	// delay never grows. FreshAt is where it is created.
 	Fresh   bool
 	FreshAt ast.Expr
+	// Loop is set when the library only paces or bounds a loop written by
+	// hand (time.Sleep(b.NextBackOff()), dskit's for b.Ongoing() { ...;
+	// b.Wait() }): Loop is that for or range statement, Call the library
+	// call inside it. The loop is the retry loop; this Retrier gives its
+	// wait (Delay, DelayAt, Fresh) and what the library adds to its bound
+	// (Attempts, Deadline, Context). Classified and Permanent are read
+	// from the loop's body for a loop the model does not find by itself.
+	Loop ast.Stmt
+	// BoundUnknown reports that the attempt limit and deadline come from
+	// code the finder cannot see (a back-off passed in as a parameter or
+	// built in another package): no bound is known, none is missing.
+	BoundUnknown bool
 }
 
 // Delay is the shape of a library's wait between attempts.
@@ -72,10 +84,13 @@ type Delay struct {
 	// Value is the constant wait as written ("1s", "interval") when the
 	// wait does not change; "" otherwise.
 	Value string
+	// Unknown reports a wait configured by code the finder cannot see (a
+	// back-off passed in as a parameter or built in another package).
+	Unknown bool
 }
 
 // Constant reports whether the wait is the same on every attempt.
-func (d Delay) Constant() bool { return !d.Grows && !d.Random }
+func (d Delay) Constant() bool { return !d.Grows && !d.Random && !d.Unknown }
 
 // Finder recognises calls into one library. It returns nil for a call that
 // is not a retry of that library (a constructor, an option, another API).
