@@ -3,9 +3,163 @@ package retrylib
 import (
 	"go/ast"
 	"go/types"
+	"time"
 )
 
-// retryGo recognises the retries of retrygo; not read yet.
+const retryGoPath = "github.com/avast/retry-go/v4"
+
+// retryGo reads github.com/avast/retry-go/v4 (v4.7.0): Do(f, opts...) and
+// DoWithData(f, opts...). Documented defaults: Attempts(10) (0 retries
+// until success), Delay(100ms), MaxJitter(100ms), no MaxDelay,
+// DelayType(CombineDelay(BackOffDelay, RandomDelay)), RetryIf
+// IsRecoverable (everything but Unrecoverable errors), no context.
 func retryGo(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.BlockStmt) *Retrier {
-	return nil
+	if fn.Signature().Recv() != nil || (fn.Name() != "Do" && fn.Name() != "DoWithData") || len(call.Args) < 1 {
+		return nil
+	}
+	t := newTracer(info, call, enclosing)
+	c := retryGoConfig{attempts: 10, delay: 100 * time.Millisecond, delayKnown: true, delayText: "100ms",
+		shape: Delay{Grows: true, Random: true}}
+	opts, ok := t.options(call, 1)
+	if !ok {
+		c.opaque = true
+	}
+	for _, opt := range opts {
+		c.apply(t, opt)
+	}
+	op := call.Args[0]
+	v := t.operation(op, opKind{path: retryGoPath, stop: []string{"Unrecoverable"}})
+	if c.retryIf != nil {
+		p := t.predicate(c.retryIf)
+		if c.attempts != 0 {
+			// The bounded loop asks only RetryIf: Unrecoverable counts
+			// only through the default predicate.
+			v.classified = p.classified
+		} else {
+			v.classified = v.classified || p.classified
+		}
+		for _, perm := range p.permanent {
+			if !slicesContains(v.permanent, perm) {
+				v.permanent = append(v.permanent, perm)
+			}
+		}
+	}
+	if c.opaque {
+		v.classified = true
+	}
+	return c.schedule(call).retrier(retryGoPath, call, op, v)
+}
+
+// retryGoConfig is what the options of a Do call set.
+type retryGoConfig struct {
+	attempts   int
+	delay      time.Duration
+	delayKnown bool
+	delayText  string
+	capped     bool
+	shape      Delay // of DelayType, before MaxDelay
+	shapeAt    ast.Expr
+	retryIf    ast.Expr
+	ctx        ctxState
+	opaque     bool // an option the finder cannot read
+}
+
+func (c *retryGoConfig) apply(t *tracer, opt ast.Expr) {
+	x, where := t.value(opt)
+	oc, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok {
+		c.opaque = true
+		return
+	}
+	fn := callee(where.info, oc)
+	if fn == nil || fn.Pkg() == nil || Path(fn.Pkg()) != retryGoPath {
+		c.opaque = true
+		return
+	}
+	arg := func(i int) ast.Expr {
+		if i < len(oc.Args) {
+			return oc.Args[i]
+		}
+		return nil
+	}
+	switch fn.Name() {
+	case "Attempts":
+		if n, ok := where.integer(arg(0)); ok {
+			c.attempts = int(n)
+		} else {
+			c.opaque = true
+		}
+	case "UntilSucceeded":
+		c.attempts = 0
+	case "Delay":
+		c.delay, c.delayKnown = where.duration(arg(0))
+		c.delayText = where.durationText(arg(0))
+		if c.shapeAt == nil {
+			c.shapeAt = oc
+		}
+	case "MaxDelay":
+		d, known := where.duration(arg(0))
+		c.capped = !known || d > 0
+	case "DelayType":
+		c.shape, c.shapeAt = where.retryGoDelayType(arg(0), 0), oc
+	case "RetryIf":
+		c.retryIf = arg(0)
+	case "Context":
+		c.ctx = where.context(arg(0))
+	}
+}
+
+// retryGoDelayType reads the shape of a DelayTypeFunc.
+func (t *tracer) retryGoDelayType(e ast.Expr, depth int) Delay {
+	if e == nil || depth > maxTrace {
+		return Delay{Unknown: true}
+	}
+	x, where := t.value(e)
+	if call, ok := isCall(where.info, x, retryGoPath, "CombineDelay"); ok {
+		var d Delay
+		for _, a := range call.Args {
+			s := where.retryGoDelayType(a, depth+1)
+			d = Delay{Grows: d.Grows || s.Grows, Random: d.Random || s.Random, Capped: d.Capped || s.Capped, Unknown: d.Unknown || s.Unknown}
+		}
+		return d
+	}
+	var obj types.Object
+	switch id := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		obj = where.info.Uses[id]
+	case *ast.SelectorExpr:
+		obj = where.info.Uses[id.Sel]
+	}
+	if fn, ok := obj.(*types.Func); ok && fn.Pkg() != nil && Path(fn.Pkg()) == retryGoPath {
+		switch fn.Name() {
+		case "BackOffDelay":
+			return Delay{Grows: true}
+		case "FixedDelay":
+			return Delay{}
+		case "RandomDelay":
+			return Delay{Random: true}
+		case "FullJitterBackoffDelay":
+			return Delay{Grows: true, Random: true}
+		}
+	}
+	return Delay{Unknown: true}
+}
+
+func (c retryGoConfig) schedule(call *ast.CallExpr) schedule {
+	d := c.shape
+	d.Capped = d.Capped || c.capped
+	if d.Constant() {
+		d.Value = c.delayText
+	}
+	s := schedule{
+		delay: d, at: c.shapeAt, attempts: c.attempts, ctx: c.ctx, waits: true,
+		initial: c.delay, initialKnown: c.delayKnown, factor: 2, unknown: c.opaque,
+	}
+	if c.delayKnown && c.delay <= 0 && !d.Random {
+		s.waits = false
+	}
+	if c.opaque {
+		s.delay.Unknown = true
+	}
+	return s
 }

@@ -793,6 +793,19 @@ func (f failures) permanent() []string {
 	return out
 }
 
+// caseConds spells the values of a case clause as the conditions they
+// test: tag == v for a switch with a tag, the values themselves without.
+func caseConds(tag ast.Expr, list []ast.Expr) []ast.Expr {
+	if tag == nil {
+		return list
+	}
+	out := make([]ast.Expr, len(list))
+	for i, v := range list {
+		out[i] = &ast.BinaryExpr{X: tag, OpPos: v.Pos(), Op: token.EQL, Y: v}
+	}
+	return out
+}
+
 // typeSwitchSubject returns the x.(type) of a type switch.
 func typeSwitchSubject(s *ast.TypeSwitchStmt) ast.Expr {
 	switch a := s.Assign.(type) {
@@ -1024,7 +1037,7 @@ func (t *tracer) stmt(s ast.Stmt, f failures, guards []ast.Expr, visit func(*ast
 				}
 			}
 			cases = append(cases, cf)
-			g := append(append([]ast.Expr(nil), guards...), cc.List...)
+			g := append(append([]ast.Expr(nil), guards...), caseConds(s.Tag, cc.List)...)
 			t.block(cc.Body, f.and(cf), g, visit)
 		}
 		if def != nil {
@@ -1034,10 +1047,7 @@ func (t *tracer) stmt(s ast.Stmt, f failures, guards []ast.Expr, visit func(*ast
 			}
 			g := append([]ast.Expr(nil), guards...)
 			for _, cl := range s.Body.List {
-				g = append(g, cl.(*ast.CaseClause).List...)
-			}
-			if s.Tag != nil {
-				g = append(g, s.Tag)
+				g = append(g, caseConds(s.Tag, cl.(*ast.CaseClause).List)...)
 			}
 			t.block(def.Body, df, g, visit)
 		}
