@@ -124,7 +124,7 @@ func testdata(t *testing.T) string {
 
 func TestFinders(t *testing.T) {
 	dir := testdata(t)
-	for _, pkg := range []string{"cenkaltiv4", "retrygo"} {
+	for _, pkg := range []string{"cenkaltiv4", "retrygo", "sethvargo"} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(t, dir, describe, pkg)
 		})

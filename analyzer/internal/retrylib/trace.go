@@ -222,7 +222,8 @@ func (t *tracer) assigned(v *types.Var) (ast.Expr, *tracer) {
 	if rhs == nil {
 		return nil, t
 	}
-	return rhs, &tracer{info: t.info, body: body, use: use}
+	// What the value refers to is read as it was when it was assigned.
+	return rhs, &tracer{info: t.info, body: body, use: last}
 }
 
 // declaringBody returns the innermost function body of the package that
