@@ -3,9 +3,188 @@ package retrylib
 import (
 	"go/ast"
 	"go/types"
+	"time"
 )
 
-// dskit recognises the retries of dskit; not read yet.
+const dskitPath = "github.com/grafana/dskit/backoff"
+
+// dskit reads github.com/grafana/dskit/backoff: a loop written around a
+// Backoff, for b.Ongoing() { ...; b.Wait() }. backoff.New(ctx,
+// Config{MinBackoff, MaxBackoff, MaxRetries}) waits a random time in a
+// window that doubles from [MinBackoff, 2×MinBackoff) up to MaxBackoff:
+// always jittered and capped, except that a MaxBackoff at or below
+// MinBackoff (or unset) waits exactly MinBackoff every time. MaxRetries 0
+// is no limit; ctx ends Ongoing and the waits.
+//
+// The Retrier is given for each b.Wait() or b.NextDelay() inside a loop
+// (Retrier.Loop); a Backoff created inside that loop never grows.
 func dskit(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.BlockStmt) *Retrier {
+	if fn.Signature().Recv() == nil || fn.Name() != "Wait" && fn.Name() != "NextDelay" {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	t := newTracer(info, call, enclosing)
+	loop := enclosingLoop(t.body, call.Pos())
+	if loop == nil {
+		return nil
+	}
+	origin, where := t.value(sel.X)
+	s := unknownSchedule(sel.X)
+	newCall, isNew := isCall(where.info, origin, dskitPath, "New")
+	if isNew && len(newCall.Args) == 2 {
+		s = where.dskitConfig(newCall, newCall.Args[1])
+		s.ctx = where.context(newCall.Args[0])
+	}
+	// The library bounds the loop only where the loop asks it.
+	if !t.asksOngoing(loop, sel.X) {
+		s.attempts, s.ctx = 0, ctxState{}
+	} else if s.unknown {
+		s.ctx.ends = true
+	}
+	op := firstErrorCall(t.info, loopBody(loop))
+	r := s.retrier(dskitPath, call, op, verdict{classified: t.loopInspects(loop)})
+	r.Loop = loop
+	r.Waits = true
+	if isNew && within(loop, origin) {
+		r.Fresh, r.FreshAt = true, origin
+		r.Delay.Grows, r.Delay.Capped = false, true
+	}
+	return r
+}
+
+// dskitConfig reads a backoff.Config: a literal, a variable with fields
+// set after it, or a helper of the package that returns one.
+func (t *tracer) dskitConfig(newCall *ast.CallExpr, cfg ast.Expr) schedule {
+	x, where := t.value(cfg)
+	lit, ok := ast.Unparen(x).(*ast.CompositeLit)
+	if !ok {
+		return unknownSchedule(cfg)
+	}
+	fields := literalFields(lit)
+	for k, v := range t.fieldSets(cfg) {
+		fields[k] = v
+	}
+	s := schedule{at: lit, waits: true, factor: 2}
+	var min, max time.Duration
+	minKnown, maxKnown := true, true
+	if e, ok := fields["MinBackoff"]; ok {
+		min, minKnown = where.duration(e)
+	}
+	if e, ok := fields["MaxBackoff"]; ok {
+		max, maxKnown = where.duration(e)
+	}
+	s.initial, s.initialKnown = min, minKnown
+	switch {
+	case minKnown && maxKnown && max <= min:
+		if min == 0 {
+			s.waits = false
+		}
+		if e, ok := fields["MinBackoff"]; ok {
+			s.delay.Value = where.durationText(e)
+		} else {
+			s.delay.Value = "0s"
+		}
+	case minKnown && maxKnown && 2*min >= max:
+		s.delay = Delay{Random: true, Capped: true}
+	default:
+		s.delay = Delay{Grows: true, Random: true, Capped: true}
+	}
+	if e, ok := fields["MaxRetries"]; ok {
+		if n, known := where.integer(e); known {
+			if n > 0 {
+				s.attempts = int(n)
+			}
+		} else {
+			s.unknown = true
+		}
+	}
+	return s
+}
+
+// asksOngoing reports whether a loop consults the back-off b for its
+// end: b.Ongoing() or b.Err() in its condition or body.
+func (t *tracer) asksOngoing(loop ast.Stmt, b ast.Expr) bool {
+	obj := exprObject(t.info, b)
+	found := false
+	ast.Inspect(loop, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && (sel.Sel.Name == "Ongoing" || sel.Sel.Name == "Err" || sel.Sel.Name == "ErrCause") {
+			if fn := callee(t.info, call); fn != nil && fn.Pkg() != nil && Path(fn.Pkg()) == dskitPath && (obj == nil || exprObject(t.info, sel.X) == obj) {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// exprObject returns the variable or field an expression names.
+func exprObject(info *types.Info, e ast.Expr) types.Object {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return info.ObjectOf(x)
+	case *ast.SelectorExpr:
+		return info.ObjectOf(x.Sel)
+	}
 	return nil
+}
+
+// loopInspects reports whether a hand-written loop's body looks at what
+// failed in a condition.
+func (t *tracer) loopInspects(loop ast.Stmt) bool {
+	found := false
+	ast.Inspect(loopBody(loop), func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch s := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			found = t.inspects(s.Cond)
+		case *ast.SwitchStmt:
+			if s.Tag != nil {
+				for _, cl := range s.Body.List {
+					for _, c := range caseConds(s.Tag, cl.(*ast.CaseClause).List) {
+						found = found || t.inspects(c)
+					}
+				}
+			}
+		case *ast.TypeSwitchStmt:
+			if x := typeSwitchSubject(s); x != nil {
+				found = t.inspects(x)
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// firstErrorCall returns the first call in a block whose last result is
+// an error: the operation a hand-written loop retries.
+func firstErrorCall(info *types.Info, body *ast.BlockStmt) ast.Expr {
+	var op ast.Expr
+	ast.Inspect(body, func(n ast.Node) bool {
+		if op != nil {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			if sig, ok := types.Unalias(info.TypeOf(call.Fun)).(*types.Signature); ok {
+				if r := sig.Results(); r.Len() > 0 && isError(r.At(r.Len()-1).Type()) {
+					op = call
+				}
+			}
+		}
+		return true
+	})
+	return op
 }

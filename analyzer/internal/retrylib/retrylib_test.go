@@ -123,10 +123,5 @@ func testdata(t *testing.T) string {
 }
 
 func TestFinders(t *testing.T) {
-	dir := testdata(t)
-	for _, pkg := range []string{"cenkaltiv4", "retrygo", "sethvargo"} {
-		t.Run(pkg, func(t *testing.T) {
-			analysistest.Run(t, dir, describe, pkg)
-		})
-	}
+	analysistest.Run(t, testdata(t), describe, "cenkaltiv4", "cenkaltiv5", "retrygo", "sethvargo", "dskit", "gax")
 }

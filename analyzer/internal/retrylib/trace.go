@@ -1119,6 +1119,9 @@ func (t *tracer) inspectsDepth(e ast.Expr, depth int) bool {
 				if isNil(x.X) || isNil(x.Y) {
 					return false
 				}
+				if t.isContextErr(x.X) || t.isContextErr(x.Y) {
+					return false
+				}
 				if isError(t.info.TypeOf(x.X)) || isError(t.info.TypeOf(x.Y)) {
 					found = true
 				} else if f := t.compare(x); f.httpN || f.grpcN || f.open != 0 {
@@ -1147,7 +1150,9 @@ func (t *tracer) inspectsDepth(e ast.Expr, depth int) bool {
 func (t *tracer) inspectingCall(call *ast.CallExpr) bool {
 	fn := callee(t.info, call)
 	if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && (fn.Name() == "Is" || fn.Name() == "As") {
-		return true
+		// errors.Is(err, context.Canceled) only notices the caller gave
+		// up; every real failure is still retried.
+		return len(call.Args) != 2 || !t.isContextErr(call.Args[1])
 	}
 	sig, ok := types.Unalias(t.info.TypeOf(call.Fun)).(*types.Signature)
 	if !ok || sig.Results().Len() == 0 || !isBool(sig.Results().At(0).Type()) {
@@ -1162,6 +1167,22 @@ func (t *tracer) inspectingCall(call *ast.CallExpr) bool {
 		if s, ok := t.info.Selections[sel]; ok && s.Kind() == types.MethodVal {
 			recv := t.info.TypeOf(sel.X)
 			return isError(recv) || types.Implements(recv, errorType) || implementsPtr(recv)
+		}
+	}
+	return false
+}
+
+// isContextErr reports context.Canceled, context.DeadlineExceeded or a
+// ctx.Err() call.
+func (t *tracer) isContextErr(e ast.Expr) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		if v, ok := t.info.Uses[x.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "context" {
+			return true
+		}
+	case *ast.CallExpr:
+		if fn := callee(t.info, x); fn != nil && fn.Name() == "Err" && fn.Pkg() != nil && fn.Pkg().Path() == "context" {
+			return true
 		}
 	}
 	return false
