@@ -316,16 +316,16 @@ func (p *parser) funcs(n *yaml.Node, key string) ([]string, error) {
 		return nil, err
 	}
 	for i, f := range list {
-		if err := checkFunc(f); err != nil {
+		if err := CheckFunc(f); err != nil {
 			return nil, p.errorf(nodes[i], "%s: %v", key, err)
 		}
 	}
 	return list, nil
 }
 
-// checkFunc checks a function name of the form pkg.Func or
-// import/path.Func.
-func checkFunc(f string) error {
+// CheckFunc checks a function name of the form pkg.Func or
+// import/path.Func, as classifiers and retry_helpers take them.
+func CheckFunc(f string) error {
 	last := f[strings.LastIndexByte(f, '/')+1:]
 	if strings.ContainsAny(f, " \t,") || !strings.Contains(last, ".") || strings.HasSuffix(f, ".") || strings.HasPrefix(last, ".") {
 		return fmt.Errorf("want a function as pkg.Func or import/path.Func, got %q", f)
@@ -355,7 +355,7 @@ func (p *parser) helper(n *yaml.Node) (RetryHelper, error) {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		h.Func = n.Value
-		if err := checkFunc(h.Func); err != nil {
+		if err := CheckFunc(h.Func); err != nil {
 			return h, p.errorf(n, "retry_helpers: %v", err)
 		}
 		return h, nil
@@ -367,12 +367,12 @@ func (p *parser) helper(n *yaml.Node) (RetryHelper, error) {
 		k, v := n.Content[i], n.Content[i+1]
 		switch k.Value {
 		case "func":
-			if err := checkFunc(v.Value); v.Kind != yaml.ScalarNode || err != nil {
+			if err := CheckFunc(v.Value); v.Kind != yaml.ScalarNode || err != nil {
 				return h, p.errorf(v, "retry_helpers: func: want a function as pkg.Func or import/path.Func, got %q", v.Value)
 			}
 			h.Func = v.Value
 		case "attempts":
-			if !validAttempts(v) {
+			if v.Kind != yaml.ScalarNode || !ValidAttempts(v.Value) {
 				return h, p.errorf(v, "retry_helpers: attempts: want a number or \"arg N\" (the argument that gives them), got %q", v.Value)
 			}
 			h.Attempts = v.Value
@@ -386,12 +386,9 @@ func (p *parser) helper(n *yaml.Node) (RetryHelper, error) {
 	return h, nil
 }
 
-// validAttempts accepts a positive number or "arg N" with N >= 1.
-func validAttempts(v *yaml.Node) bool {
-	if v.Kind != yaml.ScalarNode {
-		return false
-	}
-	s := v.Value
+// ValidAttempts accepts what a retry helper's attempts may be: a positive
+// number or "arg N" with N >= 1.
+func ValidAttempts(s string) bool {
 	if rest, ok := strings.CutPrefix(s, "arg "); ok {
 		s = strings.TrimSpace(rest)
 	}

@@ -5,8 +5,10 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzer/fixedsleep"
+	"github.com/retrylint/retrylint/analyzer/nestedretry"
 	"github.com/retrylint/retrylint/analyzer/nocap"
 	"github.com/retrylint/retrylint/analyzer/nojitter"
+	"github.com/retrylint/retrylint/analyzer/retryconfig"
 	"github.com/retrylint/retrylint/analyzer/retrypermanent"
 	"github.com/retrylint/retrylint/analyzer/sleepignorescontext"
 	"github.com/retrylint/retrylint/analyzer/unboundedretry"
@@ -29,7 +31,14 @@ func Rules() []Rule {
 		{unclassifiedretry.Rule, unclassifiedretry.Analyzer},
 		{retrypermanent.Rule, retrypermanent.Analyzer},
 		{sleepignorescontext.Rule, sleepignorescontext.Analyzer},
+		{nestedretry.Rule, nestedretry.Analyzer},
 	}
+}
+
+// WithSettings returns the analyzers of Rules preceded by the settings
+// analyzer, whose flags configure them: what go vet and other drivers run.
+func WithSettings() []*analysis.Analyzer {
+	return append([]*analysis.Analyzer{retryconfig.Analyzer}, Analyzers()...)
 }
 
 // Analyzers returns the analyzers of Rules, in the same order.

@@ -1,6 +1,8 @@
 package fixedsleep
 
 import (
+	"go/types"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
@@ -24,11 +26,16 @@ func run(pass *analysis.Pass) (any, error) {
 	diag.CheckDirectives(pass, Rule)
 	for _, lw := range res.Waits() {
 		w := lw.Wait
+		if w.Fresh {
+			diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
+				"back-off "+types.ExprString(w.Delay)+" is created anew on every attempt, so it never grows and waits its first interval each time; clients that fail together retry together in lock-step; create it once, before the retry loop")
+			continue
+		}
 		if w.Delay == nil || !w.Source.Constant() {
 			continue
 		}
 		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
-			"retry loop waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; back off exponentially with random jitter and a cap")
+			lw.Loop.Subject()+" waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; back off exponentially with random jitter and a cap")
 	}
 	return nil, nil
 }

@@ -9,5 +9,5 @@ import (
 )
 
 func TestNoJitter(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), nojitter.Analyzer, "backoff")
+	analysistest.Run(t, analysistest.TestData(), nojitter.Analyzer, "backoff", "remote")
 }

@@ -9,19 +9,24 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retrylint/retrylint/analyzer/retryconfig"
 )
 
 // checker holds what one pass of the analyzer knows across functions.
 type checker struct {
 	pass      *analysis.Pass
+	config    *retryconfig.Config
 	decls     map[*types.Func]*ast.FuncDecl
 	summaries map[*types.Func]*summary
 	helpers   map[*ast.FuncDecl]*funcCtx
+	retries   *retryIndex
 }
 
 func newAnalysis(pass *analysis.Pass) *checker {
 	a := &checker{
 		pass:      pass,
+		config:    pass.ResultOf[retryconfig.Analyzer].(*retryconfig.Config),
 		decls:     make(map[*types.Func]*ast.FuncDecl),
 		summaries: make(map[*types.Func]*summary),
 	}
@@ -292,7 +297,7 @@ func (a *checker) waitCall(call *ast.CallExpr) (WaitKind, ast.Expr, bool, bool) 
 		delay = call.Args[durArg]
 	}
 	if sig.Recv() != nil && funcPath(fn) != "time" && (fn.Name() == "Sleep" || fn.Name() == "Wait" && delay != nil) && delay != nil {
-		if s := a.summarize(fn); s.decl != nil && s.waits {
+		if s := a.summarize(fn); s.known() && s.waits {
 			return WaitHelper, delay, s.ctxAware, true
 		}
 		return WaitClock, delay, ctxParam, true
@@ -300,7 +305,7 @@ func (a *checker) waitCall(call *ast.CallExpr) (WaitKind, ast.Expr, bool, bool) 
 	// A same-package helper is a wait when waiting is what it is for: its
 	// name says so, or it takes only a context and a duration and returns
 	// at most an error, like sleep(ctx, d).
-	if s := a.summarize(fn); s.decl != nil && s.waits && (waitName.MatchString(fn.Name()) || delay != nil && sleepShape(sig)) {
+	if s := a.summarize(fn); s.known() && s.waits && (waitName.MatchString(fn.Name()) || delay != nil && sleepShape(sig)) {
 		return WaitHelper, delay, s.ctxAware, true
 	}
 	return "", nil, false, false
@@ -324,12 +329,17 @@ var waitName = regexp.MustCompile(`(?i)wait|sleep|backoff|pause|delay|throttle`)
 // loop that calls it.
 type summary struct {
 	decl     *ast.FuncDecl
-	waits    bool // waits (time.Sleep, time.After, a timer) on some path
-	ctxAware bool // its wait selects on ctx.Done()
-	random   bool // draws a random number
-	breaker  bool // can return a circuit-breaker-open error
-	busy     bool // being summarised (recursion guard)
+	fact     *Summary // the exported summary of a function of another package
+	waits    bool     // waits (time.Sleep, time.After, a timer) on some path
+	ctxAware bool     // its wait selects on ctx.Done()
+	random   bool     // draws a random number
+	breaker  bool     // can return a circuit-breaker-open error
+	busy     bool     // being summarised (recursion guard)
 }
+
+// known reports whether the function was read: its body is in this
+// package, or its package exported a summary.
+func (s *summary) known() bool { return s.decl != nil || s.fact != nil }
 
 func (a *checker) summarize(fn *types.Func) *summary {
 	if fn == nil {
@@ -343,6 +353,9 @@ func (a *checker) summarize(fn *types.Func) *summary {
 	a.summaries[fn] = s
 	if s.decl != nil {
 		a.summarizeBody(s, s.decl.Body, 0)
+	} else if f, ok := a.importSummary(fn); ok {
+		s.fact = f
+		s.waits, s.ctxAware, s.random, s.breaker = f.Waits, f.WaitsCtx, f.Random, f.Breaker
 	}
 	s.busy = false
 	return s
@@ -358,7 +371,7 @@ func (a *checker) summarizeBody(s *summary, body ast.Node, depth int) {
 				s.waits = true
 			case a.isRandom(n):
 				s.random = true
-			case fn != nil && a.decls[fn.Origin()] != nil && depth < 4:
+			case fn != nil && depth < 4 && (a.decls[fn.Origin()] != nil || a.summarize(fn).fact != nil):
 				callee := a.summarize(fn)
 				s.waits = s.waits || callee.waits
 				s.ctxAware = s.ctxAware || callee.ctxAware

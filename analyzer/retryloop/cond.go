@@ -317,7 +317,7 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 	case fn != nil && (fn.Name() == "After" || fn.Name() == "Before" || fn.Name() == "IsZero") && isTimeish(w.a.recvType(call)):
 		return split(in, bounded(BoundDeadline), bounded(BoundDeadline))
 	}
-	if w.inspectsFailure(call) || isClassifier(fn) {
+	if w.inspectsFailure(call) || w.a.isClassifier(fn) {
 		var errArg ast.Expr
 		for _, arg := range call.Args {
 			if w.errKey(arg) != nil {
@@ -449,16 +449,16 @@ func (w *walker) codeCheck(x ast.Expr, op token.Token, y ast.Expr, in []*path) (
 	return nil, nil, false
 }
 
-// isClassifier reports whether fn is one of the configured Classifiers.
-func isClassifier(fn *types.Func) bool {
-	if fn == nil || fn.Pkg() == nil || len(Classifiers) == 0 {
+// isClassifier reports whether fn is one of the configured classifiers.
+func (a *checker) isClassifier(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil || len(a.config.Classifiers) == 0 {
 		return false
 	}
 	name := fn.Name()
 	if n := recvNamed(fn); n != nil {
 		name = n.Obj().Name() + "." + name
 	}
-	for _, c := range Classifiers {
+	for _, c := range a.config.Classifiers {
 		if c == fn.Pkg().Name()+"."+name || c == fn.Pkg().Path()+"."+name {
 			return true
 		}

@@ -344,6 +344,9 @@ func (a *checker) callDelay(dc *delayCtx, call *ast.CallExpr) Delay {
 	if decl := a.decls[fn.Origin()]; decl != nil {
 		return a.helperDelay(dc, fn.Origin(), decl, call)
 	}
+	if s := a.summarize(fn); s.fact != nil && s.fact.Delay != nil {
+		return a.factDelay(dc, s.fact.Delay, call)
+	}
 	return Delay{Unknown: true}
 }
 
@@ -362,11 +365,18 @@ func (a *checker) helperDelay(dc *delayCtx, fn *types.Func, decl *ast.FuncDecl, 
 			env[obj] = a.delayOf(dc, call.Args[i])
 		}
 	}
+	return a.helperDelayIn(fn, decl, env, dc.depth+1)
+}
+
+// helperDelayIn resolves the duration a same-package function returns, its
+// parameters bound to the delays of env.
+func (a *checker) helperDelayIn(fn *types.Func, decl *ast.FuncDecl, env map[types.Object]Delay, depth int) Delay {
+	sig := fn.Type().(*types.Signature)
 	fc := a.helperCtx(decl)
 	inner := &delayCtx{
 		fc: fc, start: decl.Body.Pos(), end: decl.Body.End(),
 		counters: map[types.Object]bool{}, env: env,
-		visiting: map[types.Object]bool{}, depth: dc.depth + 1,
+		visiting: map[types.Object]bool{}, depth: depth,
 	}
 	res := durationResult(sig)
 	var d Delay

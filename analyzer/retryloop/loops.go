@@ -478,6 +478,7 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 		return nil
 	}
 	l.Context = a.contextInScope(pos)
+	l.Attempts = a.loopAttempts(w.fc, l)
 	return l
 }
 

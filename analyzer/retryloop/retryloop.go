@@ -1,43 +1,38 @@
 package retryloop
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
+	"github.com/retrylint/retrylint/analyzer/retryconfig"
 )
-
-// IncludeTests makes the analysis look at _test.go files too.
-var IncludeTests bool
-
-// Classifiers names extra functions whose call on a failure path counts as
-// classifying the failure, even when they do not take the error itself:
-// "mypkg.ShouldRetry" (package name) or "example.com/x/mypkg.ShouldRetry"
-// (import path); methods as "mypkg.Type.Method".
-var Classifiers []string
-
-// RetryHelpers names functions that run an operation with retries of their
-// own, as "pkg.Func" or "import/path.Func". They are recorded for the
-// checks that look at retry layers; no code rule reads them yet.
-var RetryHelpers []string
 
 // Analyzer finds the retry loops of a package; its result is a *Result.
 var Analyzer = &analysis.Analyzer{
 	Name:       "retryloop",
 	Doc:        "find retry loops and record how they wait, what bounds them and how they classify failures",
-	Requires:   []*analysis.Analyzer{inspect.Analyzer},
+	Requires:   []*analysis.Analyzer{inspect.Analyzer, retryconfig.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
+	FactTypes:  []analysis.Fact{new(Summary)},
 	Run:        run,
 }
 
 // Result lists the retry loops of a package in source order.
 type Result struct {
 	Loops []*Loop
+	// Nested lists the retry layers whose operation reaches another retry
+	// layer, in this package or through the facts of another.
+	Nested []Nesting
 }
 
 // Waits returns every wait between attempts once, with the innermost loop
@@ -109,6 +104,11 @@ type Loop struct {
 	Permanent []string
 	// Context is a context.Context in scope of the loop, nil if none.
 	Context *types.Var
+	// Attempts is the most attempts the loop makes, the first included,
+	// when a constant bounds them; 0 when unknown or unbounded.
+	Attempts int
+	// Library is the library call a FormLibrary loop stands for.
+	Library *retrylib.Retrier
 }
 
 // WaitKind is how a wait is written.
@@ -139,6 +139,9 @@ type Wait struct {
 	// ContextAware reports whether the wait ends early when the context is
 	// cancelled (a select on ctx.Done(), or a helper that does so).
 	ContextAware bool
+	// Fresh reports a library back-off created anew on every attempt: it
+	// waits its first interval every time and never grows.
+	Fresh bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -160,19 +163,24 @@ func run(pass *analysis.Pass) (any, error) {
 			return
 		}
 		res.Loops = append(res.Loops, a.function(n, body)...)
+		res.Loops = append(res.Loops, a.libraryLoops(n, body)...)
 	})
+	slices.SortStableFunc(res.Loops, func(x, y *Loop) int { return cmp.Compare(x.Pos, y.Pos) })
+	a.indexLoops(res)
+	res.Nested = a.nestings(res)
+	a.exportSummaries(res)
 	return res, nil
 }
 
 // wantFile reports whether the file holding pos is analysed: test files only
-// with IncludeTests, generated files never.
+// with the tests setting, generated files never.
 func (a *checker) wantFile(pos token.Pos) bool {
 	f := a.fileOf(pos)
 	if f == nil {
 		return false
 	}
 	name := a.pass.Fset.File(pos).Name()
-	if !IncludeTests && strings.HasSuffix(name, "_test.go") {
+	if !a.config.Tests && strings.HasSuffix(name, "_test.go") {
 		return false
 	}
 	return !ast.IsGenerated(f)

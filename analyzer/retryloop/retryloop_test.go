@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/retrylint/retrylint/analyzer/retryconfig"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 )
 
@@ -65,9 +66,20 @@ func TestModel(t *testing.T) {
 }
 
 func TestIncludeTests(t *testing.T) {
-	// Without IncludeTests the _test.go file's loop is not described; the
-	// want comment in it would then be unmatched. With it, it is.
-	retryloop.IncludeTests = true
-	defer func() { retryloop.IncludeTests = false }()
+	// Without the tests setting the _test.go file's loop is not described;
+	// the want comment in it would then be unmatched. With it, it is.
+	setFlag(t, "tests", "true")
 	analysistest.Run(t, analysistest.TestData(), describe, "withtests")
+}
+
+// setFlag sets a flag of the settings analyzer for one test, as go vet
+// -retryconfig.NAME=VALUE does.
+func setFlag(t *testing.T, name, value string) {
+	t.Helper()
+	f := retryconfig.Analyzer.Flags.Lookup(name)
+	old := f.Value.String()
+	if err := f.Value.Set(value); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Value.Set(old) })
 }

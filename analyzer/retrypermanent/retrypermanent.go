@@ -42,11 +42,11 @@ func run(pass *analysis.Pass) (any, error) {
 		var msg string
 		switch {
 		case len(codes) > 0 && open:
-			msg = "retry loop retries " + strings.Join(codes, ", ") + " and " + breaker + ", which cannot succeed on retry; each retry adds load for nothing and defeats the breaker; give up at once on these and retry only 408, 429, 5xx or Unavailable"
+			msg = l.Subject() + " retries " + strings.Join(codes, ", ") + " and " + breaker + ", which cannot succeed on retry; each retry adds load for nothing and defeats the breaker; give up at once on these and retry only 408, 429, 5xx or Unavailable"
 		case open:
-			msg = "retry loop retries " + breaker + "; the breaker fails fast on purpose to shed load and the retry defeats it; treat the open error as permanent and give up at once"
+			msg = l.Subject() + " retries " + breaker + "; the breaker fails fast on purpose to shed load and the retry defeats it; treat the open error as permanent and give up at once"
 		default:
-			msg = "retry loop retries " + strings.Join(codes, ", ") + ", which cannot succeed on retry; each retry adds load for nothing; return these at once and retry only 408, 429, 5xx or Unavailable, DeadlineExceeded, ResourceExhausted, Aborted"
+			msg = l.Subject() + " retries " + strings.Join(codes, ", ") + ", which cannot succeed on retry; each retry adds load for nothing; return these at once and retry only 408, 429, 5xx or Unavailable, DeadlineExceeded, ResourceExhausted, Aborted"
 		}
 		diag.Report(pass, Rule, l.Pos, l.Pos, msg)
 	}

@@ -35,6 +35,11 @@ func run(pass *analysis.Pass) (any, error) {
 		if l.Context == nil || w.ContextAware {
 			continue
 		}
+		if w.Kind == retryloop.WaitLibrary {
+			ctx := l.Context.Name()
+			diag.Report(pass, Rule, l.Pos, l.Pos, fmt.Sprintf("%s waits between attempts without %s although it is in scope; cancellation cannot stop the retry and the caller's deadline is ignored; give the retry the context", l.Subject(), ctx))
+			continue
+		}
 		var how string
 		switch {
 		case w.Kind == retryloop.WaitSleep:

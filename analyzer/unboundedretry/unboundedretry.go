@@ -27,7 +27,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		diag.Report(pass, Rule, l.Pos, l.Pos,
-			"retry loop has no attempt limit, deadline or context exit; against a dependency that stays down it retries forever; stop after a maximum number of attempts or when ctx.Done() is closed")
+			l.Subject()+" has no attempt limit, deadline or context exit; against a dependency that stays down it retries forever; stop after a maximum number of attempts or when ctx.Done() is closed")
 	}
 	return nil, nil
 }

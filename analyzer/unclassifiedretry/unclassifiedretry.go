@@ -2,7 +2,6 @@ package unclassifiedretry
 
 import (
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -22,33 +21,6 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
-func init() {
-	Analyzer.Flags.Var(listFlag{&retryloop.Classifiers}, "classifiers",
-		"comma-separated functions that classify a failure (pkg.Func or import/path.Func), as classifiers: in .retrylint.yaml")
-	Analyzer.Flags.Var(listFlag{&retryloop.RetryHelpers}, "retry_helpers",
-		"comma-separated functions that retry an operation themselves, as retry_helpers: in .retrylint.yaml")
-}
-
-// listFlag is a comma-separated list flag.
-type listFlag struct{ list *[]string }
-
-func (f listFlag) String() string {
-	if f.list == nil {
-		return ""
-	}
-	return strings.Join(*f.list, ",")
-}
-
-func (f listFlag) Set(s string) error {
-	*f.list = nil
-	for _, x := range strings.Split(s, ",") {
-		if x = strings.TrimSpace(x); x != "" {
-			*f.list = append(*f.list, x)
-		}
-	}
-	return nil
-}
-
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
 	diag.CheckDirectives(pass, Rule)
@@ -61,7 +33,7 @@ func run(pass *analysis.Pass) (any, error) {
 			op = types.ExprString(l.Ops[0].Fun)
 		}
 		diag.Report(pass, Rule, l.Pos, l.Pos,
-			"retry loop retries every error of "+op+" without inspecting it; permanent failures (400, 401, 403, invalid input) are retried too and only add load; retry only transient errors, e.g. with errors.Is/As, a status-code check or a predicate such as isRetryable(err)")
+			l.Subject()+" retries every error of "+op+" without inspecting it; permanent failures (400, 401, 403, invalid input) are retried too and only add load; retry only transient errors, e.g. with errors.Is/As, a status-code check or a predicate such as isRetryable(err)")
 	}
 	return nil, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/retrylint/retrylint/analyzer/retryconfig"
 	"github.com/retrylint/retrylint/analyzer/unclassifiedretry"
 )
 
@@ -13,9 +14,9 @@ func TestUnclassifiedRetry(t *testing.T) {
 }
 
 func TestConfiguredClassifier(t *testing.T) {
-	if err := unclassifiedretry.Analyzer.Flags.Set("classifiers", "configured.shouldRetry"); err != nil {
+	if err := retryconfig.Analyzer.Flags.Set("classifiers", "configured.shouldRetry"); err != nil {
 		t.Fatal(err)
 	}
-	defer unclassifiedretry.Analyzer.Flags.Set("classifiers", "")
+	defer retryconfig.Analyzer.Flags.Set("classifiers", "")
 	analysistest.Run(t, analysistest.TestData(), unclassifiedretry.Analyzer, "configured")
 }

@@ -15,7 +15,8 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/retrylint/retrylint/analyzer/all"
-	"github.com/retrylint/retrylint/analyzer/retryloop"
+	"github.com/retrylint/retrylint/analyzer/retryconfig"
+	"github.com/retrylint/retrylint/config"
 	"github.com/retrylint/retrylint/report"
 )
 
@@ -75,7 +76,7 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 		return err
 	}
 	res, err := checkCode(codeConfig{Dir: dir, Patterns: patterns, Tests: flags.tests,
-		Classifiers: cfg.Classifiers, RetryHelpers: cfg.HelperNames()}, all.Rules())
+		Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers}, all.Rules())
 	var inErr *inputError
 	if errors.As(err, &inErr) {
 		for _, line := range inErr.lines {
@@ -101,10 +102,10 @@ type codeConfig struct {
 	Patterns []string // go/packages patterns
 	Tests    bool     // also check _test.go files
 
-	// Classifiers and RetryHelpers extend the analyzers (retryloop's
-	// variables of the same names), from the configuration.
+	// Classifiers and RetryHelpers extend the analyzers (the settings of
+	// the retryconfig analyzer), from the configuration.
 	Classifiers  []string
-	RetryHelpers []string
+	RetryHelpers []config.RetryHelper
 }
 
 // inputError reports packages that did not load or type-check, one
@@ -133,9 +134,9 @@ func checkCode(cfg codeConfig, rules []all.Rule) (*report.Result, error) {
 		return nil, &inputError{lines}
 	}
 
-	retryloop.IncludeTests = cfg.Tests
-	retryloop.Classifiers = cfg.Classifiers
-	retryloop.RetryHelpers = cfg.RetryHelpers
+	if err := retryconfig.Set(&retryconfig.Config{Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers, Tests: cfg.Tests}); err != nil {
+		return nil, err
+	}
 	graph, err := checker.Analyze(analyzers, analysisRoots(pkgs), nil)
 	if err != nil {
 		return nil, err

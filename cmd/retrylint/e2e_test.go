@@ -340,3 +340,33 @@ func TestE2EGoVet(t *testing.T) {
 		t.Errorf("go vet ./broken: exit %d, stderr %q; want failure naming the type error", r.code, r.stderr)
 	}
 }
+
+// TestE2ESettings gives the analyzers one setting both ways a user does:
+// in .retrylint.yaml for retrylint code, as the retryconfig analyzer's
+// flag for go vet. Both see it, and without it both report the loop.
+func TestE2ESettings(t *testing.T) {
+	dir := e2eDir(t)
+	line := lineOf(t, filepath.Join(dir, "configured", "configured.go"), "for attempt := range 4")
+	finding := fmt.Sprintf("configured.go:%d:2: unclassified-retry: ", line)
+
+	if r := retrylint(t, "code", "./configured"); r.code != 1 || !strings.Contains(r.stdout, finding) {
+		t.Errorf("retrylint code without the setting: exit %d, stdout %q; want 1 and %q", r.code, r.stdout, finding)
+	}
+	if r := runIn(t, dir, "go", "vet", "-vettool="+binary, "./configured"); r.code == 0 || !strings.Contains(r.stderr, finding) {
+		t.Errorf("go vet without the setting: exit %d, stderr %q; want failure and %q", r.code, r.stderr, finding)
+	}
+
+	cfg := filepath.Join(t.TempDir(), ".retrylint.yaml")
+	if err := os.WriteFile(cfg, []byte("classifiers: [configured.reply.retryable]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := retrylint(t, "code", "--config", cfg, "./configured"); r.code != 0 || r.stdout != "" {
+		t.Errorf("retrylint code with classifiers: exit %d, stdout %q; want 0 and nothing", r.code, r.stdout)
+	}
+	if r := runIn(t, dir, "go", "vet", "-vettool="+binary, "-retryconfig.classifiers=configured.reply.retryable", "./configured"); r.code != 0 || strings.TrimSpace(r.stderr) != "" {
+		t.Errorf("go vet -retryconfig.classifiers: exit %d, stderr %q; want 0 and nothing", r.code, r.stderr)
+	}
+	if r := runIn(t, dir, "go", "vet", "-vettool="+binary, "-retryconfig.classifiers=retryable", "./configured"); r.code == 0 || !strings.Contains(r.stderr, "pkg.Func") {
+		t.Errorf("go vet with a malformed classifier: exit %d, stderr %q; want failure saying what a function name is", r.code, r.stderr)
+	}
+}

@@ -15,7 +15,7 @@ import (
 func main() {
 	if vetProtocol(os.Args[1:]) {
 		// go vet -vettool: hand over before cobra sees any flag.
-		unitchecker.Main(all.Analyzers()...)
+		unitchecker.Main(all.WithSettings()...)
 		return // unreachable: unitchecker.Main exits
 	}
 	os.Exit(execute(os.Args[1:]))

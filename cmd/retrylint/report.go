@@ -143,7 +143,7 @@ func (a *reportRun) run(root, base string) (*report.Result, error) {
 	res := newResult()
 	if len(a.flags.code) > 0 {
 		code, err := checkCode(codeConfig{Dir: root, Patterns: a.flags.code, Tests: a.flags.tests,
-			Classifiers: cfg.Classifiers, RetryHelpers: cfg.HelperNames()}, all.Rules())
+			Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers}, all.Rules())
 		var inErr *inputError
 		if errors.As(err, &inErr) {
 			for _, line := range inErr.lines {

@@ -1,0 +1,71 @@
+// Package store is a client whose reads retry on their own.
+package store
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+)
+
+var ErrUnavailable = errors.New("unavailable")
+
+type Client struct{}
+
+func (c *Client) get(ctx context.Context, key string) (string, error) { return "", ErrUnavailable }
+
+// Get reads a key, retrying an unavailable store four times.
+func (c *Client) Get(ctx context.Context, key string) (string, error) { // want Get:`retries\(5 at store.go:\d+, param -1\)`
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		var v string
+		if v, err = c.get(ctx, key); err == nil {
+			return v, nil
+		}
+		if !errors.Is(err, ErrUnavailable) {
+			return "", err
+		}
+		if err := pause(ctx, attempt); err != nil {
+			return "", err
+		}
+	}
+	return "", err
+}
+
+// Lookup reads through Get: it retries as Get does.
+func (c *Client) Lookup(ctx context.Context, key string) (string, error) { // want Lookup:`retries\(5 at store.go:\d+, param -1\)`
+	return c.Get(ctx, key)
+}
+
+// Peek reads once.
+func (c *Client) Peek(ctx context.Context, key string) (string, error) {
+	return c.get(ctx, key)
+}
+
+// Watch keeps reading until the context ends, without an attempt limit.
+func (c *Client) Watch(ctx context.Context, key string) (string, error) { // want Watch:`retries\(unbounded at store.go:\d+, param -1\)`
+	for {
+		v, err := c.get(ctx, key)
+		if err == nil {
+			return v, nil
+		}
+		time.Sleep(time.Duration(rand.Int64N(int64(time.Second))))
+	}
+}
+
+// pause waits a jittered, capped back-off, or until the context ends.
+func pause(ctx context.Context, attempt int) error { // want pause:`waits\(ctx\) random`
+	t := time.NewTimer(time.Duration(rand.Int64N(int64(min(50*time.Millisecond<<attempt, time.Second)))))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Backoff is a delay helper for callers elsewhere: it grows with attempt.
+func Backoff(base time.Duration, attempt int) time.Duration { // want Backoff:`delay\(const with \[0 1\]\)`
+	return base << attempt
+}

@@ -1,0 +1,79 @@
+// Package remote waits with delays computed in another package.
+package remote
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"pacing"
+)
+
+var errBusy = errors.New("busy")
+
+func call(ctx context.Context) error { return errBusy }
+
+func wait(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Exponential grows with the attempt but nothing random enters it.
+func Exponential(ctx context.Context) error {
+	var err error
+	for attempt := range 6 {
+		if err = call(ctx); err == nil || !errors.Is(err, errBusy) {
+			return err
+		}
+		if err := wait(ctx, pacing.Exponential(100*time.Millisecond, 5*time.Second, attempt)); err != nil { // want `no-jitter: retry wait \(pacing.Exponential\(100 \* time.Millisecond, 5 \* time.Second, attempt\)\) grows with the attempt but nothing random enters it`
+			return err
+		}
+	}
+	return err
+}
+
+// Linear grows too.
+func Linear(ctx context.Context) error {
+	var err error
+	for attempt := range 6 {
+		if err = call(ctx); err == nil || !errors.Is(err, errBusy) {
+			return err
+		}
+		time.Sleep(pacing.Linear(time.Second, attempt)) // want `no-jitter: retry wait \(pacing.Linear\(time.Second, attempt\)\)`
+	}
+	return err
+}
+
+// Jittered is fine.
+func Jittered(ctx context.Context) error {
+	var err error
+	for attempt := range 6 {
+		if err = call(ctx); err == nil || !errors.Is(err, errBusy) {
+			return err
+		}
+		if err := wait(ctx, pacing.Jittered(100*time.Millisecond, 5*time.Second, attempt)); err != nil {
+			return err
+		}
+	}
+	return err
+}
+
+// SameBase passes a constant attempt: the wait does not grow.
+func SameBase(ctx context.Context) error {
+	var err error
+	for range 6 {
+		if err = call(ctx); err == nil || !errors.Is(err, errBusy) {
+			return err
+		}
+		if err := wait(ctx, pacing.Exponential(100*time.Millisecond, 5*time.Second, 2)); err != nil {
+			return err
+		}
+	}
+	return err
+}

@@ -1,0 +1,192 @@
+package retryloop
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// Summary is what a function does that matters to a retry loop calling it.
+// The analyzer exports it as an object fact for every function that does
+// any of it, so callers in other packages read their helpers the way they
+// read their own: a wait helper, a delay helper, a function that can fail
+// with a circuit breaker's open error, a retrier, a retry wrapper.
+type Summary struct {
+	// Waits reports that the function waits (time.Sleep, a timer, a
+	// select on one, or a call to a wait helper) on some path.
+	Waits bool
+	// WaitsCtx reports that its wait ends when the context is cancelled.
+	WaitsCtx bool
+	// Random reports that it draws a random number.
+	Random bool
+	// Breaker reports that it can fail with a circuit breaker's open error.
+	Breaker bool
+	// Delay is set for a function that returns a time.Duration: the shape
+	// of what it returns.
+	Delay *DelaySummary
+	// Retry is set for a function that retries: it runs a retry loop, or
+	// calls a function that does, outside any loop of its own.
+	Retry *RetrySummary
+}
+
+// DelaySummary is the shape of the duration a delay helper returns.
+type DelaySummary struct {
+	Grows, Random, Capped, Unknown bool
+	// GrowsWith lists the parameters (0-based) whose growth makes the
+	// result grow: Backoff(base, max, attempt) grows with attempt.
+	GrowsWith []int
+}
+
+// RetrySummary says how a function retries.
+type RetrySummary struct {
+	// Attempts is the most attempts of one call, the first included; 0
+	// when unknown. Unbounded: no attempt limit, deadline or context exit.
+	Attempts  int
+	Unbounded bool
+	// At is where the retry loop is, as file:line, for messages.
+	At string
+	// Param is the parameter (0-based) holding the function value the
+	// function retries — a retry wrapper, whose every call site retries
+	// its argument — or -1 when it retries work of its own.
+	Param int
+}
+
+// AFact marks Summary as an analysis fact.
+func (*Summary) AFact() {}
+
+func (s *Summary) String() string {
+	var parts []string
+	if s.Waits {
+		w := "waits"
+		if s.WaitsCtx {
+			w += "(ctx)"
+		}
+		parts = append(parts, w)
+	}
+	if s.Random {
+		parts = append(parts, "random")
+	}
+	if s.Breaker {
+		parts = append(parts, "breaker")
+	}
+	if d := s.Delay; d != nil {
+		parts = append(parts, "delay("+delayWords(Delay{Grows: d.Grows, Random: d.Random, Capped: d.Capped, Unknown: d.Unknown})+fmt.Sprintf(" with %v)", d.GrowsWith))
+	}
+	if r := s.Retry; r != nil {
+		parts = append(parts, fmt.Sprintf("retries(%s at %s, param %d)", attemptsText(r.Attempts, r.Unbounded), r.At, r.Param))
+	}
+	return strings.Join(parts, " ")
+}
+
+func delayWords(d Delay) string {
+	var w []string
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{d.Constant(), "const"}, {d.Grows, "grows"}, {d.Random, "random"}, {d.Capped, "capped"}, {d.Unknown, "unknown"}} {
+		if f.on {
+			w = append(w, f.name)
+		}
+	}
+	return strings.Join(w, "+")
+}
+
+func attemptsText(n int, unbounded bool) string {
+	switch {
+	case unbounded:
+		return "unbounded"
+	case n == 0:
+		return "n"
+	}
+	return fmt.Sprint(n)
+}
+
+func (s *Summary) empty() bool {
+	return !s.Waits && !s.Random && !s.Breaker && s.Delay == nil && s.Retry == nil
+}
+
+// importSummary reads the fact of a function of another package.
+func (a *checker) importSummary(fn *types.Func) (*Summary, bool) {
+	if fn.Pkg() == nil || fn.Pkg() == a.pass.Pkg {
+		return nil, false
+	}
+	var s Summary
+	if !a.pass.ImportObjectFact(fn, &s) {
+		return nil, false
+	}
+	return &s, true
+}
+
+// exportSummaries exports the summary of every function of the package
+// that does something a caller's retry loop cares about. The retry loops
+// of the package are known by then.
+func (a *checker) exportSummaries(res *Result) {
+	for fn, decl := range a.decls {
+		if !a.wantFile(decl.Pos()) {
+			continue
+		}
+		s := a.summarize(fn)
+		out := &Summary{Waits: s.waits, WaitsCtx: s.ctxAware, Random: s.random, Breaker: s.breaker}
+		if sig := fn.Type().(*types.Signature); sig.Results().Len() > 0 && isDuration(sig.Results().At(durationResult(sig)).Type()) {
+			out.Delay = a.delaySummary(fn, decl)
+		}
+		out.Retry = a.retrySummary(fn, res)
+		if !out.empty() {
+			a.pass.ExportObjectFact(fn, out)
+		}
+	}
+}
+
+// delaySummary computes what a delay helper returns: once with every
+// parameter constant, then once per parameter growing.
+func (a *checker) delaySummary(fn *types.Func, decl *ast.FuncDecl) *DelaySummary {
+	eval := func(grow types.Object) Delay {
+		env := map[types.Object]Delay{}
+		for _, p := range fieldObjs(a, decl.Type.Params) {
+			if p != nil {
+				env[p] = Delay{Grows: p == grow}
+			}
+		}
+		return a.helperDelayIn(fn, decl, env, 0)
+	}
+	base := eval(nil)
+	ds := &DelaySummary{Grows: base.Grows, Random: base.Random, Capped: base.Capped, Unknown: base.Unknown}
+	for i, p := range fieldObjs(a, decl.Type.Params) {
+		if p == nil || !isInteger(p.Type()) && !isFloat(p.Type()) && !isDuration(p.Type()) {
+			continue
+		}
+		if d := eval(p); d.Grows && !base.Grows {
+			ds.GrowsWith = append(ds.GrowsWith, i)
+		}
+	}
+	return ds
+}
+
+// factDelay is the delay of a call to a delay helper of another package.
+func (a *checker) factDelay(dc *delayCtx, ds *DelaySummary, call *ast.CallExpr) Delay {
+	d := Delay{Grows: ds.Grows, Random: ds.Random, Capped: ds.Capped, Unknown: ds.Unknown}
+	for _, i := range ds.GrowsWith {
+		if i < len(call.Args) {
+			arg := a.delayOf(dc, call.Args[i])
+			d.Grows = d.Grows || arg.Grows || arg.self
+		}
+	}
+	for _, arg := range call.Args {
+		if t := a.typeOf(arg); t != nil && (isDuration(t) || isInteger(t) || isFloat(t)) {
+			d.Random = d.Random || a.delayOf(dc, arg).Random
+		}
+	}
+	return d
+}
+
+// position renders a position as file:line for messages.
+func (a *checker) position(p token.Pos) string {
+	pos := a.pass.Fset.Position(p)
+	name := pos.Filename
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	return fmt.Sprintf("%s:%d", name, pos.Line)
+}

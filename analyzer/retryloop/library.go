@@ -1,0 +1,97 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
+)
+
+// FormLibrary is a call into a known retry library (backoff.Retry,
+// retry.Do, wait.ExponentialBackoff, a retrying HTTP client's Do ...).
+const FormLibrary Form = "library"
+
+// WaitLibrary is the wait a retry library takes between attempts; its
+// Node and Delay are the expression that configures it.
+const WaitLibrary WaitKind = "library"
+
+// libraryLoops reads the calls of one function body into known retry
+// libraries as retry loops. Calls inside nested function literals belong to
+// those literals.
+func (a *checker) libraryLoops(fn ast.Node, body *ast.BlockStmt) []*Loop {
+	var loops []*Loop
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if r := retrylib.Find(a.info(), n, a.callee(n), body); r != nil {
+				loops = append(loops, a.libraryLoop(fn, r))
+			}
+		}
+		return true
+	})
+	return loops
+}
+
+// libraryLoop turns what a library call does into the loop it stands for.
+func (a *checker) libraryLoop(fn ast.Node, r *retrylib.Retrier) *Loop {
+	l := &Loop{
+		Form:       FormLibrary,
+		Node:       r.Call,
+		Pos:        r.Call.Pos(),
+		Func:       fn,
+		Classified: r.Classified,
+		Permanent:  r.Permanent,
+		Attempts:   r.Attempts,
+		Library:    r,
+	}
+	switch {
+	case r.Attempts > 0:
+		l.Bound = BoundAttempts
+	case r.Deadline:
+		l.Bound = BoundDeadline
+	case r.Context:
+		l.Bound = BoundContext
+	}
+	if op, ok := ast.Unparen(r.Op).(*ast.CallExpr); ok {
+		l.Ops = []*ast.CallExpr{op}
+	}
+	if r.Waits {
+		at := r.DelayAt
+		if at == nil {
+			at = r.Call
+		}
+		if r.Fresh && r.FreshAt != nil {
+			at = r.FreshAt
+		}
+		d := Delay{Grows: r.Delay.Grows && !r.Fresh, Random: r.Delay.Random, Capped: r.Delay.Capped, Value: r.Delay.Value}
+		if d.Constant() && d.Value == "" {
+			d.Value = types.ExprString(at)
+		}
+		l.Waits = []*Wait{{
+			Kind: WaitLibrary, Node: at, Delay: at, Source: d,
+			ContextAware: r.Context, Fresh: r.Fresh,
+		}}
+	}
+	l.Context = a.contextInScope(r.Call.Pos())
+	return l
+}
+
+// Subject names the loop in messages: "retry loop", or the library call
+// that retries ("backoff.Retry").
+func (l *Loop) Subject() string {
+	if l.Library != nil {
+		return l.LibraryCall()
+	}
+	return "retry loop"
+}
+
+// LibraryCall returns how a library loop names itself in messages: the
+// function called, e.g. "backoff.Retry".
+func (l *Loop) LibraryCall() string {
+	if l.Library == nil {
+		return ""
+	}
+	return types.ExprString(l.Library.Call.Fun)
+}

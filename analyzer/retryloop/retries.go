@@ -1,0 +1,391 @@
+package retryloop
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+)
+
+// Layer is one retry layer as nested-retry describes it.
+type Layer struct {
+	// Name is how the layer is named in messages: "retry loop",
+	// "backoff.Retry", or the function that retries ("fetchWithRetry").
+	Name string
+	// At is where its retry loop is, file:line.
+	At string
+	// Attempts is the most attempts, the first included; 0 when unknown.
+	Attempts  int
+	Unbounded bool
+}
+
+// Nesting is a retry layer whose operation reaches another retry layer:
+// their attempts multiply.
+type Nesting struct {
+	// Pos is where the finding belongs: the outer loop, or the call of a
+	// retry wrapper.
+	Pos          token.Pos
+	Outer, Inner Layer
+	// Via is the call through which the outer layer reaches the inner one.
+	Via string
+}
+
+// Product renders the attempts of nested layers in the seed's notation,
+// (3+1)×(4+1) = 20, or says they are unbounded.
+func (n Nesting) Product() string {
+	if n.Outer.Unbounded || n.Inner.Unbounded {
+		return "unbounded attempts"
+	}
+	term := func(l Layer) string {
+		if l.Attempts == 0 {
+			return "(n+1)"
+		}
+		return fmt.Sprintf("(%d+1)", l.Attempts-1)
+	}
+	s := term(n.Outer) + "×" + term(n.Inner)
+	if n.Outer.Attempts > 0 && n.Inner.Attempts > 0 {
+		s += fmt.Sprintf(" = %d attempts", n.Outer.Attempts*n.Inner.Attempts)
+	} else {
+		s += " attempts"
+	}
+	return s
+}
+
+// retryIndex holds, per function of the package, its retry loops.
+type retryIndex struct {
+	byFunc map[ast.Node][]*Loop
+	memo   map[*types.Func]*RetrySummary
+	busy   map[*types.Func]bool
+}
+
+func (a *checker) indexLoops(res *Result) {
+	a.retries = &retryIndex{byFunc: map[ast.Node][]*Loop{}, memo: map[*types.Func]*RetrySummary{}, busy: map[*types.Func]bool{}}
+	for _, l := range res.Loops {
+		a.retries.byFunc[l.Func] = append(a.retries.byFunc[l.Func], l)
+	}
+}
+
+// layerOf describes a loop as a retry layer.
+func (a *checker) layerOf(l *Loop) Layer {
+	ly := Layer{Name: l.Subject(), At: a.position(l.Pos), Attempts: l.Attempts, Unbounded: l.Bound == BoundNone}
+	if in := a.innerOf(l); in != nil {
+		ly.Attempts, ly.Unbounded = multiply(ly, *in)
+	}
+	return ly
+}
+
+func multiply(x, y Layer) (int, bool) {
+	if x.Unbounded || y.Unbounded {
+		return 0, true
+	}
+	if x.Attempts == 0 || y.Attempts == 0 {
+		return 0, false
+	}
+	return x.Attempts * y.Attempts, false
+}
+
+// retrySummary says how fn retries, or nil if it does not.
+func (a *checker) retrySummary(fn *types.Func, _ *Result) *RetrySummary {
+	return a.retryOf(fn)
+}
+
+// retryOf says how a call of fn retries: a retry loop of its own body, a
+// call outside any loop to a function that retries, or the fact of a
+// function of another package.
+func (a *checker) retryOf(fn *types.Func) *RetrySummary {
+	if fn == nil {
+		return nil
+	}
+	fn = fn.Origin()
+	ix := a.retries
+	if r, ok := ix.memo[fn]; ok {
+		return r
+	}
+	decl := a.decls[fn]
+	if decl == nil {
+		s := a.summarize(fn)
+		if s.fact != nil {
+			ix.memo[fn] = s.fact.Retry
+			return s.fact.Retry
+		}
+		ix.memo[fn] = nil
+		return nil
+	}
+	if ix.busy[fn] {
+		return nil
+	}
+	ix.busy[fn] = true
+	defer delete(ix.busy, fn)
+	var r *RetrySummary
+	if loops := ix.byFunc[decl]; len(loops) > 0 {
+		l := loops[0]
+		ly := a.layerOf(l)
+		r = &RetrySummary{Attempts: ly.Attempts, Unbounded: ly.Unbounded, At: ly.At, Param: a.wrappedParam(decl, l)}
+	} else {
+		ast.Inspect(decl.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
+				return false
+			case *ast.CallExpr:
+				if inner := a.retryOf(a.callee(n)); inner != nil && inner.Param < 0 && r == nil {
+					c := *inner
+					r = &c
+				}
+			}
+			return r == nil
+		})
+	}
+	ix.memo[fn] = r
+	return r
+}
+
+// wrappedParam returns the parameter holding the function value a loop
+// retries — the loop's operation calls it, or the library is given it —
+// or -1.
+func (a *checker) wrappedParam(decl *ast.FuncDecl, l *Loop) int {
+	params := fieldObjs(a, decl.Type.Params)
+	index := func(e ast.Expr) int {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return -1
+		}
+		obj := a.info().ObjectOf(id)
+		for i, p := range params {
+			if p != nil && p == obj {
+				if _, ok := p.Type().Underlying().(*types.Signature); ok {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	if l.Library != nil && l.Library.Op != nil {
+		if i := index(l.Library.Op); i >= 0 {
+			return i
+		}
+	}
+	for _, op := range l.Ops {
+		if i := index(op.Fun); i >= 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// innerOf returns the first retry layer that the operation of a loop
+// reaches: a retry loop nested in it, a library retrier in its body or in
+// the operation given to the library, or a call to a function that
+// retries.
+func (a *checker) innerOf(l *Loop) *Layer {
+	n, _ := a.nestedIn(l)
+	if n == nil {
+		return nil
+	}
+	return &n.Inner
+}
+
+// nestedIn finds the inner layer of a loop, and the call it goes through.
+func (a *checker) nestedIn(l *Loop) (*Nesting, bool) {
+	region := l.Node
+	var scope ast.Node = l.Func
+	if l.Library != nil {
+		region = nil
+		if op := ast.Unparen(l.Library.Op); op != nil {
+			region = op
+			if lit, ok := op.(*ast.FuncLit); ok {
+				scope = lit
+			}
+		}
+	}
+	if region == nil {
+		return nil, false
+	}
+	for _, inner := range a.retries.byFunc[scope] {
+		if inner != l && region.Pos() <= inner.Pos && inner.Pos < region.End() && !(l.Library == nil && inner.Node == l.Node) {
+			return &Nesting{Pos: l.Pos, Inner: a.layerOf(inner), Via: inner.Subject()}, true
+		}
+	}
+	var found *Nesting
+	ast.Inspect(region, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return n == region
+		case *ast.GoStmt, *ast.DeferStmt:
+			return false
+		case *ast.CallExpr:
+			fn := a.callee(n)
+			if r := a.retryOf(fn); r != nil && fn.Origin() != a.funcObj(l.Func) {
+				name := types.ExprString(n.Fun)
+				found = &Nesting{Pos: l.Pos, Inner: Layer{Name: name, At: r.At, Attempts: r.Attempts, Unbounded: r.Unbounded}, Via: name}
+			}
+		}
+		return true
+	})
+	return found, found != nil
+}
+
+func (a *checker) funcObj(fn ast.Node) *types.Func {
+	if fd, ok := fn.(*ast.FuncDecl); ok {
+		f, _ := a.info().Defs[fd.Name].(*types.Func)
+		return f
+	}
+	return nil
+}
+
+// nestings lists every retry layer of the package whose operation reaches
+// another one, and every call of a retry wrapper whose function value
+// does.
+func (a *checker) nestings(res *Result) []Nesting {
+	var out []Nesting
+	for _, l := range res.Loops {
+		if n, ok := a.nestedIn(l); ok {
+			n.Outer = Layer{Name: l.Subject(), At: a.position(l.Pos), Attempts: l.Attempts, Unbounded: l.Bound == BoundNone}
+			out = append(out, *n)
+		}
+	}
+	for _, f := range a.pass.Files {
+		if !a.wantFile(f.Pos()) {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn := a.callee(call)
+			r := a.retryOf(fn)
+			if r == nil || r.Param < 0 || r.Param >= len(call.Args) {
+				return true
+			}
+			lit, ok := ast.Unparen(call.Args[r.Param]).(*ast.FuncLit)
+			if !ok {
+				return true
+			}
+			pseudo := &Loop{Node: lit, Pos: call.Pos(), Func: lit, Library: nil}
+			inner, ok := a.nestedIn(pseudo)
+			if !ok {
+				return true
+			}
+			inner.Outer = Layer{Name: types.ExprString(call.Fun), At: r.At, Attempts: r.Attempts, Unbounded: r.Unbounded}
+			out = append(out, *inner)
+			return true
+		})
+	}
+	return out
+}
+
+// loopAttempts is the constant attempt bound of a for loop: for i := 0;
+// i < 3; i++ makes 3 attempts, for range 5 makes 5. 0 when unknown.
+func (a *checker) loopAttempts(fc *funcCtx, l *Loop) int {
+	switch s := l.Node.(type) {
+	case *ast.RangeStmt:
+		if n, ok := a.intConst(fc, s.X, s.Pos()); ok && n > 0 {
+			return int(n)
+		}
+	case *ast.ForStmt:
+		if s.Cond != nil {
+			return a.condAttempts(fc, s, s.Cond)
+		}
+	}
+	return 0
+}
+
+// condAttempts reads i < N, i <= N, N > i and i > 0 counting down.
+func (a *checker) condAttempts(fc *funcCtx, s *ast.ForStmt, cond ast.Expr) int {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return 0
+	}
+	x, op, y := b.X, b.Op, b.Y
+	if _, isConst := a.intConst(fc, x, s.Pos()); isConst {
+		x, y, op = y, x, mirror(op)
+	}
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return 0
+	}
+	v := a.info().ObjectOf(id)
+	limit, ok := a.intConst(fc, y, s.Pos())
+	if v == nil || !ok {
+		return 0
+	}
+	start, ok := a.initialValue(fc, s, v)
+	if !ok {
+		return 0
+	}
+	var n int64
+	switch op {
+	case token.LSS:
+		n = limit - start
+	case token.LEQ:
+		n = limit - start + 1
+	case token.GTR:
+		n = start - limit
+	case token.GEQ:
+		n = start - limit + 1
+	}
+	if n <= 0 || n > 1<<20 {
+		return 0
+	}
+	return int(n)
+}
+
+// initialValue is the constant a loop variable starts from: the for
+// statement's init, or its one assignment before the loop.
+func (a *checker) initialValue(fc *funcCtx, s *ast.ForStmt, v types.Object) (int64, bool) {
+	var rhs ast.Expr
+	for _, as := range fc.assigns[v] {
+		if as.pos >= s.Body.Pos() {
+			continue
+		}
+		if as.tok != token.DEFINE && as.tok != token.ASSIGN {
+			continue
+		}
+		if rhs != nil && as.pos < s.Pos() && (s.Init == nil || as.pos < s.Init.Pos()) {
+			continue
+		}
+		rhs = as.rhs
+	}
+	if rhs == nil {
+		if vs, ok := v.(*types.Var); ok && !vs.IsField() {
+			// var attempt int: starts at zero.
+			for _, as := range fc.assigns[v] {
+				if as.rhs == nil && as.tok == token.DEFINE {
+					return 0, true
+				}
+			}
+		}
+		return 0, false
+	}
+	return a.intConst(fc, rhs, s.Pos())
+}
+
+// intConst evaluates a constant integer, or a local variable set once to
+// one before pos.
+func (a *checker) intConst(fc *funcCtx, e ast.Expr, pos token.Pos) (int64, bool) {
+	if tv, ok := a.info().Types[e]; ok && tv.Value != nil {
+		if v, ok := constant.Int64Val(constant.ToInt(tv.Value)); ok {
+			return v, true
+		}
+		return 0, false
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return 0, false
+	}
+	obj := a.info().ObjectOf(id)
+	list := fc.assigns[obj]
+	if obj == nil || len(list) != 1 || list[0].rhs == nil || list[0].pos >= pos {
+		return 0, false
+	}
+	if tv, ok := a.info().Types[list[0].rhs]; ok && tv.Value != nil {
+		if v, ok := constant.Int64Val(constant.ToInt(tv.Value)); ok {
+			return v, true
+		}
+	}
+	return 0, false
+}
