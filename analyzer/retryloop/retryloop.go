@@ -162,8 +162,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if body == nil {
 			return
 		}
-		res.Loops = append(res.Loops, a.function(n, body)...)
-		res.Loops = append(res.Loops, a.libraryLoops(n, body)...)
+		hand := a.function(n, body)
+		res.Loops = append(res.Loops, hand...)
+		res.Loops = append(res.Loops, a.libraryLoops(n, body, hand)...)
 	})
 	slices.SortStableFunc(res.Loops, func(x, y *Loop) int { return cmp.Compare(x.Pos, y.Pos) })
 	a.indexLoops(res)
