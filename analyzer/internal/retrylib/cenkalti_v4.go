@@ -82,7 +82,7 @@ func (t *tracer) cenkaltiBackOff(e ast.Expr, path string, depth int) schedule {
 		}
 		switch fn.Name() {
 		case "NewExponentialBackOff":
-			fields := map[string]ast.Expr{}
+			fields := newFields()
 			opts, ok := where.options(call, 0)
 			if !ok {
 				return unknownSchedule(e)
@@ -91,14 +91,12 @@ func (t *tracer) cenkaltiBackOff(e ast.Expr, path string, depth int) schedule {
 				if oc, ok := ast.Unparen(opt).(*ast.CallExpr); ok {
 					if ofn := callee(where.info, oc); ofn != nil && len(oc.Args) == 1 {
 						if f, ok := cenkaltiOptionFields[ofn.Name()]; ok {
-							fields[f] = oc.Args[0]
+							fields.set(f, oc.Args[0], oc)
 						}
 					}
 				}
 			}
-			for k, v := range t.fieldSets(e) {
-				fields[k] = v
-			}
+			t.setAfter(fields, e)
 			return where.cenkaltiExponential(call, fields, path, true)
 		case "NewConstantBackOff":
 			if len(call.Args) != 1 {
@@ -134,14 +132,12 @@ func (t *tracer) cenkaltiBackOff(e ast.Expr, path string, depth int) schedule {
 			return unknownSchedule(e)
 		}
 		fields := literalFields(lit)
-		for k, v := range t.fieldSets(e) {
-			fields[k] = v
-		}
+		t.setAfter(fields, e)
 		switch named.Obj().Name() {
 		case "ExponentialBackOff":
 			return where.cenkaltiExponential(lit, fields, path, false)
 		case "ConstantBackOff":
-			return t.cenkaltiConstant(lit, fields["Interval"])
+			return t.cenkaltiConstant(lit, fields.value["Interval"])
 		case "ZeroBackOff":
 			return schedule{at: lit}
 		case "StopBackOff":
@@ -178,22 +174,22 @@ func (t *tracer) cenkaltiConstant(at ast.Expr, interval ast.Expr) schedule {
 // cenkaltiExponential reads an ExponentialBackOff from the fields the
 // code sets; defaults apply to the ones it does not when the constructor
 // built it (a struct literal starts from zero values).
-func (t *tracer) cenkaltiExponential(at ast.Expr, fields map[string]ast.Expr, path string, defaults bool) schedule {
+func (t *tracer) cenkaltiExponential(at ast.Expr, f fields, path string, defaults bool) schedule {
 	s := schedule{at: at, waits: true}
 	initial, initialKnown := 500*time.Millisecond, defaults
-	if e, ok := fields["InitialInterval"]; ok {
+	if e, ok := f.value["InitialInterval"]; ok {
 		initial, initialKnown = t.duration(e)
 	}
 	random := defaults
-	if e, ok := fields["RandomizationFactor"]; ok {
-		f, known := t.float(e)
-		random = !known || f != 0
+	if e, ok := f.value["RandomizationFactor"]; ok {
+		r, known := t.float(e)
+		random = !known || r != 0
 		if !random {
-			s.at = e
+			s.at = f.site["RandomizationFactor"]
 		}
 	}
 	factor, factorKnown := 1.5, defaults
-	if e, ok := fields["Multiplier"]; ok {
+	if e, ok := f.value["Multiplier"]; ok {
 		factor, factorKnown = t.float(e)
 		if !factorKnown {
 			factor = 2
@@ -203,14 +199,15 @@ func (t *tracer) cenkaltiExponential(at ast.Expr, fields map[string]ast.Expr, pa
 	}
 	grows := !factorKnown || factor > 1
 	capped := true // MaxInterval clamps the interval, 60s by default
-	if e, ok := fields["MaxInterval"]; ok {
+	if e, ok := f.value["MaxInterval"]; ok {
 		if d, known := t.duration(e); known && d >= time.Duration(1<<62) {
 			capped = false
+			s.at = f.site["MaxInterval"]
 		}
 	}
 	s.delay = Delay{Grows: grows, Random: random, Capped: capped}
 	if !grows && !random {
-		if e, ok := fields["InitialInterval"]; ok {
+		if e, ok := f.value["InitialInterval"]; ok {
 			s.delay.Value = t.durationText(e)
 		} else {
 			s.delay.Value = initial.String()
@@ -219,12 +216,9 @@ func (t *tracer) cenkaltiExponential(at ast.Expr, fields map[string]ast.Expr, pa
 	s.initial, s.initialKnown, s.factor = initial, initialKnown, factor
 	if path == cenkaltiV4Path {
 		s.deadline = defaults
-		if e, ok := fields["MaxElapsedTime"]; ok {
+		if e, ok := f.value["MaxElapsedTime"]; ok {
 			d, known := t.duration(e)
 			s.deadline = !known || d != 0
-			if known && d == 0 && s.at == at {
-				s.at = at
-			}
 		}
 	}
 	return s

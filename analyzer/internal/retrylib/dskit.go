@@ -63,10 +63,9 @@ func (t *tracer) dskitConfig(newCall *ast.CallExpr, cfg ast.Expr) schedule {
 	if !ok {
 		return unknownSchedule(cfg)
 	}
-	fields := literalFields(lit)
-	for k, v := range t.fieldSets(cfg) {
-		fields[k] = v
-	}
+	f := literalFields(lit)
+	t.setAfter(f, cfg)
+	fields := f.value
 	s := schedule{at: lit, waits: true, factor: 2}
 	var min, max time.Duration
 	minKnown, maxKnown := true, true

@@ -168,11 +168,9 @@ func (t *tracer) gaxBackoff(e ast.Expr) schedule {
 	if !ok {
 		return s
 	}
-	fields := literalFields(lit)
-	for k, v := range t.fieldSets(e) {
-		fields[k] = v
-	}
-	if m, ok := fields["Multiplier"]; ok {
+	f := literalFields(lit)
+	t.setAfter(f, e)
+	if m, ok := f.value["Multiplier"]; ok {
 		if f, known := where.float(m); known && f == 1 {
 			s.delay.Grows = false
 		}

@@ -329,20 +329,54 @@ func (t *tracer) returned(call *ast.CallExpr) (ast.Expr, *tracer) {
 	return res, t.at(fd.Body, res.Pos())
 }
 
-// fieldSets returns the fields of the variable e names that are assigned
-// after it was built and before the use: b.MaxElapsedTime = 0. The key is
-// the field name, the value the last expression assigned.
-func (t *tracer) fieldSets(e ast.Expr) map[string]ast.Expr {
-	sets := map[string]ast.Expr{}
+// fields are the fields of a configuration value the code sets: the
+// value assigned to each, and where it is set (the key of a literal, the
+// selector of an assignment, the option call), for findings about it.
+type fields struct {
+	value map[string]ast.Expr
+	site  map[string]ast.Expr
+}
+
+func newFields() fields {
+	return fields{value: map[string]ast.Expr{}, site: map[string]ast.Expr{}}
+}
+
+func (f fields) set(name string, value, site ast.Expr) {
+	f.value[name], f.site[name] = value, site
+}
+
+// literalFields returns the keyed fields of a struct literal.
+func literalFields(lit *ast.CompositeLit) fields {
+	f := newFields()
+	for _, el := range lit.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok {
+				f.set(id.Name, kv.Value, kv)
+			}
+		}
+	}
+	return f
+}
+
+// setAfter adds to f the fields of the variable e names that are assigned
+// after it was built and before the use: b.MaxElapsedTime = 0.
+func (t *tracer) setAfter(f fields, e ast.Expr) {
 	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok || t.body == nil {
-		return sets
+	if !ok {
+		return
 	}
-	v := t.info.ObjectOf(id)
-	if v == nil {
-		return sets
+	v, ok := t.info.ObjectOf(id).(*types.Var)
+	if !ok {
+		return
 	}
-	ast.Inspect(t.body, func(n ast.Node) bool {
+	body := t.body
+	if body == nil || !(body.Pos() <= v.Pos() && v.Pos() < body.End()) {
+		body = t.declaringBody(v.Pos())
+	}
+	if body == nil {
+		return
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || as.Pos() >= t.use || len(as.Lhs) != len(as.Rhs) {
 			return true
@@ -353,12 +387,11 @@ func (t *tracer) fieldSets(e ast.Expr) map[string]ast.Expr {
 				continue
 			}
 			if x, ok := ast.Unparen(sel.X).(*ast.Ident); ok && t.info.ObjectOf(x) == v {
-				sets[sel.Sel.Name] = as.Rhs[i]
+				f.set(sel.Sel.Name, as.Rhs[i], sel)
 			}
 		}
 		return true
 	})
-	return sets
 }
 
 // options expands the variadic options of a call: each argument, and for
@@ -460,19 +493,6 @@ func (t *tracer) sliceVar(v *types.Var, depth int) ([]ast.Expr, bool) {
 		return true
 	})
 	return out, defined && ok
-}
-
-// literalFields returns the keyed fields of a struct literal.
-func literalFields(lit *ast.CompositeLit) map[string]ast.Expr {
-	fields := map[string]ast.Expr{}
-	for _, el := range lit.Elts {
-		if kv, ok := el.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok {
-				fields[id.Name] = kv.Value
-			}
-		}
-	}
-	return fields
 }
 
 // constValue returns the constant value of e, following local variables
@@ -993,12 +1013,53 @@ func (t *tracer) retryPath(body *ast.BlockStmt, visit func(ret *ast.ReturnStmt, 
 func (t *tracer) block(list []ast.Stmt, f failures, guards []ast.Expr, visit func(*ast.ReturnStmt, failures, []ast.Expr)) {
 	for _, s := range list {
 		t.stmt(s, f, guards, visit)
-		// An if that always leaves excludes its condition from what
-		// follows it.
-		if is, ok := s.(*ast.IfStmt); ok && is.Else == nil && terminates(is.Body) {
-			f = f.and(t.cond(is.Cond).not())
+		// An if or a case that always leaves excludes its condition from
+		// what follows, which is then decided by that condition too.
+		switch s := s.(type) {
+		case *ast.IfStmt:
+			if s.Else == nil && terminates(s.Body) {
+				f = f.and(t.cond(s.Cond).not())
+				guards = append(append([]ast.Expr(nil), guards...), s.Cond)
+			}
+		case *ast.SwitchStmt:
+			for _, c := range t.cases(s) {
+				if c.clause.List != nil && terminates(&ast.BlockStmt{List: c.clause.Body}) {
+					f = f.and(c.set.not())
+					guards = append(append([]ast.Expr(nil), guards...), c.conds...)
+				}
+			}
 		}
 	}
+}
+
+// switchCase is one clause of a switch with what its values accept.
+type switchCase struct {
+	clause *ast.CaseClause
+	set    failures
+	conds  []ast.Expr
+}
+
+func (t *tracer) cases(s *ast.SwitchStmt) []switchCase {
+	var out []switchCase
+	for _, cl := range s.Body.List {
+		cc := cl.(*ast.CaseClause)
+		var cf failures
+		for i, v := range cc.List {
+			var one failures
+			if s.Tag != nil {
+				one = t.compareValue(s.Tag, v, token.EQL)
+			} else {
+				one = t.cond(v)
+			}
+			if i == 0 {
+				cf = one
+			} else {
+				cf = cf.or(one)
+			}
+		}
+		out = append(out, switchCase{clause: cc, set: cf, conds: caseConds(s.Tag, cc.List)})
+	}
+	return out
 }
 
 func (t *tracer) stmt(s ast.Stmt, f failures, guards []ast.Expr, visit func(*ast.ReturnStmt, failures, []ast.Expr)) {
@@ -1015,42 +1076,26 @@ func (t *tracer) stmt(s ast.Stmt, f failures, guards []ast.Expr, visit func(*ast
 			t.stmt(s.Else, f.and(c.not()), g, visit)
 		}
 	case *ast.SwitchStmt:
-		var cases []failures
-		var def *ast.CaseClause
-		for _, cl := range s.Body.List {
-			cc := cl.(*ast.CaseClause)
-			if cc.List == nil {
-				def = cc
+		cs := t.cases(s)
+		var def *switchCase
+		for i, c := range cs {
+			if c.clause.List == nil {
+				def = &cs[i]
 				continue
 			}
-			var cf failures
-			for i, v := range cc.List {
-				var one failures
-				if s.Tag != nil {
-					one = t.compareValue(s.Tag, v, token.EQL)
-				} else {
-					one = t.cond(v)
-				}
-				if i == 0 {
-					cf = one
-				} else {
-					cf = cf.or(one)
-				}
-			}
-			cases = append(cases, cf)
-			g := append(append([]ast.Expr(nil), guards...), caseConds(s.Tag, cc.List)...)
-			t.block(cc.Body, f.and(cf), g, visit)
+			g := append(append([]ast.Expr(nil), guards...), c.conds...)
+			t.block(c.clause.Body, f.and(c.set), g, visit)
 		}
 		if def != nil {
 			df := f
-			for _, cf := range cases {
-				df = df.and(cf.not())
-			}
 			g := append([]ast.Expr(nil), guards...)
-			for _, cl := range s.Body.List {
-				g = append(g, caseConds(s.Tag, cl.(*ast.CaseClause).List)...)
+			for _, c := range cs {
+				if c.clause.List != nil {
+					df = df.and(c.set.not())
+					g = append(g, c.conds...)
+				}
 			}
-			t.block(def.Body, df, g, visit)
+			t.block(def.clause.Body, df, g, visit)
 		}
 	case *ast.TypeSwitchStmt:
 		g := guards
@@ -1314,7 +1359,7 @@ func (t *tracer) operation(e ast.Expr, k opKind) verdict {
 		return verdict{classified: true, retries: true}
 	}
 	v := verdict{known: true}
-	if len(k.stop) > 0 && in.callsAny(body, k.path, k.stop, 2) {
+	if len(k.stop) > 0 && in.stopsOnInspection(body, k, 2) {
 		v.classified = true
 	}
 	if len(k.retry) > 0 {
@@ -1342,6 +1387,33 @@ func (t *tracer) operation(e ast.Expr, k opKind) verdict {
 		}
 	})
 	return v
+}
+
+// stopsOnInspection reports whether a function returns a permanent
+// failure (backoff.Permanent, retry.Unrecoverable) on a path whose
+// conditions look at what failed, itself or through a helper of the
+// package it returns from. Marking every failure of a step permanent
+// behind err != nil (an encoding error, a bad request built locally)
+// does not classify the failures that are retried.
+func (t *tracer) stopsOnInspection(body *ast.BlockStmt, k opKind, depth int) bool {
+	found := false
+	t.retryPath(body, func(ret *ast.ReturnStmt, _ failures, guards []ast.Expr) {
+		if found || len(ret.Results) == 0 {
+			return
+		}
+		r := ret.Results[len(ret.Results)-1]
+		x, where := t.value(r)
+		if _, ok := isCall(where.info, x, k.path, k.stop...); ok {
+			found = t.guardsInspect(guards, nil)
+			return
+		}
+		if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && depth > 0 {
+			if fd := t.funcDecl(callee(t.info, call)); fd != nil && fd.Body != body {
+				found = t.at(fd.Body, fd.Body.End()).stopsOnInspection(fd.Body, k, depth-1)
+			}
+		}
+	})
+	return found
 }
 
 // marks reports whether a returned error is built by one of the named

@@ -45,7 +45,7 @@ func withContext(ctx context.Context) error {
 		}
 		return nil
 	}
-	return backoff.Retry(op, backoff.WithContext(backoff.WithMaxRetries(b, 3), ctx)) // want `attempts=4 deadline=false ctx=true delay=grows\+capped at=0 classified=true`
+	return backoff.Retry(op, backoff.WithContext(backoff.WithMaxRetries(b, 3), ctx)) // want `attempts=4 deadline=false ctx=true delay=grows\+capped at=backoff.WithRandomizationFactor\(0\) classified=true`
 }
 
 func retriesNotFound(ctx context.Context) error {
@@ -87,7 +87,7 @@ func handLoop(ctx context.Context) error {
 		if err == nil {
 			return nil
 		}
-		d := b.NextBackOff() // want `attempts=0 deadline=true ctx=false delay=grows\+capped at=0 classified=true loop`
+		d := b.NextBackOff() // want `attempts=0 deadline=true ctx=false delay=grows\+capped at=b.RandomizationFactor classified=true loop`
 		if d == backoff.Stop {
 			return err
 		}

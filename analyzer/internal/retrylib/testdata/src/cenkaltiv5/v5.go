@@ -47,7 +47,7 @@ func noJitter(ctx context.Context) error {
 	if deadline, ok := ctx.Deadline(); ok {
 		opts = append(opts, backoff.WithMaxElapsedTime(time.Until(deadline)))
 	}
-	_, err := backoff.Retry(ctx, func() (int, error) { // want `attempts=0 deadline=true ctx=true delay=grows\+capped at=0 classified=true permanent=\[gRPC NotFound\]`
+	_, err := backoff.Retry(ctx, func() (int, error) { // want `attempts=0 deadline=true ctx=true delay=grows\+capped at=b.RandomizationFactor classified=true permanent=\[gRPC NotFound\]`
 		_, err := get(ctx)
 		switch status.Code(err) {
 		case codes.OK:
