@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
+	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 )
 
@@ -48,7 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 		default:
 			msg = l.Subject() + " retries " + strings.Join(codes, ", ") + ", which cannot succeed on retry; each retry adds load for nothing; return these at once and retry only 408, 429, 5xx or Unavailable, DeadlineExceeded, ResourceExhausted, Aborted"
 		}
-		diag.Report(pass, Rule, l.Pos, l.Pos, msg)
+		diag.Report(pass, Rule, l.Pos, l.Pos, retrylib.Advise(l.Library, Rule, msg))
 	}
 	return nil, nil
 }

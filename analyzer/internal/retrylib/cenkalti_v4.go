@@ -223,3 +223,13 @@ func (t *tracer) cenkaltiExponential(at ast.Expr, f fields, path string, default
 	}
 	return s
 }
+
+var cenkaltiV4Fixes = map[string]string{
+	"fixed-sleep":           "use backoff.NewExponentialBackOff(), which grows, jitters and is capped, instead of a constant back-off",
+	"no-jitter":             "set RandomizationFactor on the ExponentialBackOff (0.5 by default)",
+	"no-cap":                "set MaxInterval on the ExponentialBackOff",
+	"unbounded-retry":       "set MaxElapsedTime, or wrap the back-off in backoff.WithMaxRetries(b, n) or backoff.WithContext(b, ctx)",
+	"unclassified-retry":    "return backoff.Permanent(err) from the operation for errors a retry cannot fix",
+	"retry-permanent":       "return backoff.Permanent(err) for these and retry only 408, 429, 5xx or Unavailable",
+	"sleep-ignores-context": "wrap the back-off in backoff.WithContext(b, ctx)",
+}

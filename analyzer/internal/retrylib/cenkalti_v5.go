@@ -86,3 +86,13 @@ func (t *tracer) v5Unknown(call *ast.CallExpr, at ast.Expr) *Retrier {
 	op := call.Args[1]
 	return s.retrier(cenkaltiV5Path, call, op, t.operation(op, opKind{path: cenkaltiV5Path, stop: []string{"Permanent"}}))
 }
+
+var cenkaltiV5Fixes = map[string]string{
+	"fixed-sleep":           "use backoff.WithBackOff(backoff.NewExponentialBackOff()), which grows, jitters and is capped",
+	"no-jitter":             "set RandomizationFactor on the ExponentialBackOff (0.5 by default)",
+	"no-cap":                "set MaxInterval on the ExponentialBackOff",
+	"unbounded-retry":       "pass backoff.WithMaxTries(n) or backoff.WithMaxElapsedTime(d), or a context that ends",
+	"unclassified-retry":    "return backoff.Permanent(err) from the operation for errors a retry cannot fix",
+	"retry-permanent":       "return backoff.Permanent(err) for these and retry only 408, 429, 5xx or Unavailable",
+	"sleep-ignores-context": "pass ctx to backoff.Retry instead of context.Background()",
+}

@@ -187,3 +187,10 @@ func firstErrorCall(info *types.Info, body *ast.BlockStmt) ast.Expr {
 	})
 	return op
 }
+
+var dskitFixes = map[string]string{
+	"fixed-sleep":           "set MaxBackoff above MinBackoff, so that the wait doubles with jitter",
+	"unbounded-retry":       "set MaxRetries, or give backoff.New a context that ends",
+	"unclassified-retry":    "return at once, before b.Wait(), on errors a retry cannot fix",
+	"sleep-ignores-context": "give backoff.New the ctx instead of context.Background()",
+}

@@ -177,3 +177,10 @@ func (t *tracer) gaxBackoff(e ast.Expr) schedule {
 	}
 	return s
 }
+
+var gaxFixes = map[string]string{
+	"unbounded-retry":       "pass a context with a deadline, or gax.WithTimeout(d)",
+	"unclassified-retry":    "retry only transient failures, e.g. gax.OnCodes([]codes.Code{codes.Unavailable}, bo)",
+	"retry-permanent":       "take these out of the codes the retryer accepts, and retry only 408, 429, 5xx or Unavailable",
+	"sleep-ignores-context": "pass ctx to gax.Invoke instead of context.Background()",
+}

@@ -163,3 +163,13 @@ func (c retryGoConfig) schedule(call *ast.CallExpr) schedule {
 	}
 	return s
 }
+
+var retryGoFixes = map[string]string{
+	"fixed-sleep":           "use retry.DelayType(retry.FullJitterBackoffDelay) with retry.MaxDelay(...)",
+	"no-jitter":             "use retry.DelayType(retry.FullJitterBackoffDelay), or CombineDelay(BackOffDelay, RandomDelay)",
+	"no-cap":                "set retry.MaxDelay(...)",
+	"unbounded-retry":       "set retry.Attempts(n) with n > 0, or pass retry.Context(ctx)",
+	"unclassified-retry":    "add retry.RetryIf(...) that accepts only transient errors, or return retry.Unrecoverable(err) for the others",
+	"retry-permanent":       "make retry.RetryIf return false for these, and retry only 408, 429, 5xx or Unavailable",
+	"sleep-ignores-context": "pass retry.Context(ctx)",
+}

@@ -136,3 +136,13 @@ func (t *tracer) sethvargoBackoff(e ast.Expr, depth int) schedule {
 	}
 	return unknownSchedule(e)
 }
+
+var sethvargoFixes = map[string]string{
+	"fixed-sleep":           "use retry.NewExponential wrapped in retry.WithJitterPercent and retry.WithCappedDuration",
+	"no-jitter":             "wrap the back-off in retry.WithJitterPercent(...) or retry.WithFullJitter(...)",
+	"no-cap":                "wrap the back-off in retry.WithCappedDuration(...)",
+	"unbounded-retry":       "wrap the back-off in retry.WithMaxRetries(n, b) or retry.WithMaxDuration(d, b), or pass a context that ends",
+	"unclassified-retry":    "wrap only transient errors in retry.RetryableError and return the others as they are",
+	"retry-permanent":       "return these without retry.RetryableError, and retry only 408, 429, 5xx or Unavailable",
+	"sleep-ignores-context": "pass ctx to retry.Do instead of context.Background()",
+}

@@ -1513,3 +1513,31 @@ func (s schedule) retrier(lib string, call *ast.CallExpr, op ast.Expr, v verdict
 		BoundUnknown: s.unknown,
 	}
 }
+
+// fixes holds, per library, the fix of each rule in the library's own
+// terms.
+var fixes = map[string]map[string]string{
+	cenkaltiV4Path: cenkaltiV4Fixes,
+	cenkaltiV5Path: cenkaltiV5Fixes,
+	retryGoPath:    retryGoFixes,
+	sethvargoPath:  sethvargoFixes,
+	dskitPath:      dskitFixes,
+	gaxPath:        gaxFixes,
+}
+
+// Advise rewrites the fix of a rule's message (its last clause, after
+// the last "; ") in the terms of the library a finding is about. It
+// returns msg unchanged for a hand-written loop, a library without advice
+// for the rule, or a back-off built anew on every attempt (whose fix is
+// the same for every library: build it once).
+func Advise(r *Retrier, rule, msg string) string {
+	if r == nil || r.Fresh {
+		return msg
+	}
+	fix := fixes[r.Library][rule]
+	i := strings.LastIndex(msg, "; ")
+	if fix == "" || i < 0 {
+		return msg
+	}
+	return msg[:i+2] + fix
+}
