@@ -35,7 +35,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if w.Delay == nil || !w.Source.Constant() {
 			continue
 		}
-		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(), retrylib.Advise(lw.Loop.Library, Rule,
+		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(), retrylib.Advise(w.Library, Rule,
 			lw.Loop.Subject()+" waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; back off exponentially with random jitter and a cap"))
 	}
 	return nil, nil

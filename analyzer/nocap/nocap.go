@@ -31,7 +31,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if !s.Grows || s.Capped || s.Unknown {
 			continue
 		}
-		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(), retrylib.Advise(lw.Loop.Library, Rule,
+		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(), retrylib.Advise(w.Library, Rule,
 			"retry wait ("+types.ExprString(w.Delay)+") grows with the attempt without an upper bound; late attempts wait far longer than the outage lasts; clamp it, e.g. min(d, maxDelay)"))
 	}
 	return nil, nil

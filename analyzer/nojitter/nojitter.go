@@ -31,7 +31,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if !s.Grows || s.Random || s.Unknown {
 			continue
 		}
-		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(), retrylib.Advise(lw.Loop.Library, Rule,
+		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(), retrylib.Advise(w.Library, Rule,
 			"retry wait ("+types.ExprString(w.Delay)+") grows with the attempt but nothing random enters it; clients that failed together back off on the same schedule and still retry together; add jitter, e.g. full jitter rand.N(d)"))
 	}
 	return nil, nil

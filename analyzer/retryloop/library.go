@@ -53,18 +53,27 @@ func loopAt(loops []*Loop, node ast.Node) *Loop {
 }
 
 // pace adds what a library call inside a hand-written loop does to it:
-// the library's wait, and its bound where the loop has none.
+// the library's wait (in place of the call itself, when the loop took it
+// for a wait), and its bound where the loop has none or the library's
+// answer is the loop's condition.
 func (a *checker) pace(h *Loop, r *retrylib.Retrier) {
 	lib := a.libraryLoop(h.Func, r)
+	waits := h.Waits[:0:0]
+	for _, w := range h.Waits {
+		if w.Node != ast.Node(r.Call) {
+			waits = append(waits, w)
+		}
+	}
 	for _, w := range lib.Waits {
 		// A time.Sleep of the loop already answers for the context.
-		w.ContextAware = w.ContextAware || len(h.Waits) > 0
-		h.Waits = append(h.Waits, w)
+		w.ContextAware = w.ContextAware || len(waits) > 0
+		waits = append(waits, w)
 	}
-	if h.Bound == BoundNone {
+	h.Waits = waits
+	if h.Bound == BoundNone || r.Governs {
 		h.Bound = lib.Bound
 	}
-	if h.Attempts == 0 {
+	if h.Attempts == 0 || r.Governs {
 		h.Attempts = lib.Attempts
 	}
 }
@@ -109,7 +118,7 @@ func (a *checker) libraryLoop(fn ast.Node, r *retrylib.Retrier) *Loop {
 		}
 		l.Waits = []*Wait{{
 			Kind: WaitLibrary, Node: at, Delay: at, Source: d,
-			ContextAware: r.Context, Fresh: r.Fresh,
+			ContextAware: r.Context, Fresh: r.Fresh, Library: r,
 		}}
 	}
 	l.Context = a.contextInScope(l.Pos)

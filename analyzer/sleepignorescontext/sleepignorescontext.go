@@ -38,7 +38,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if w.Kind == retryloop.WaitLibrary {
 			ctx := l.Context.Name()
-			diag.Report(pass, Rule, l.Pos, l.Pos, retrylib.Advise(l.Library, Rule, fmt.Sprintf("%s waits between attempts without %s although it is in scope; cancellation cannot stop the retry and the caller's deadline is ignored; give the retry the context", l.Subject(), ctx)))
+			diag.Report(pass, Rule, l.Pos, l.Pos, retrylib.Advise(w.Library, Rule, fmt.Sprintf("%s waits between attempts without %s although it is in scope; cancellation cannot stop the retry and the caller's deadline is ignored; give the retry the context", l.Subject(), ctx)))
 			continue
 		}
 		var how string

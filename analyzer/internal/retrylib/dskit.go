@@ -38,9 +38,10 @@ func dskit(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.
 		s = where.dskitConfig(newCall, newCall.Args[1])
 		s.ctx = where.context(newCall.Args[0])
 	}
-	// The library bounds the loop only where the loop asks it.
+	// The library bounds the loop only where the loop asks it; its
+	// waits end with its context either way.
 	if !t.asksOngoing(loop, sel.X) {
-		s.attempts, s.ctx = 0, ctxState{}
+		s.attempts, s.unknown = 0, false
 	} else if s.unknown {
 		s.ctx.ends = true
 	}
@@ -48,6 +49,9 @@ func dskit(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.
 	r := s.retrier(dskitPath, call, op, verdict{classified: t.loopInspects(loop)})
 	r.Loop = loop
 	r.Waits = true
+	if fs, ok := loop.(*ast.ForStmt); ok && fs.Cond != nil && t.asksOngoing(&ast.ExprStmt{X: fs.Cond}, sel.X) {
+		r.Governs = true
+	}
 	if isNew && within(loop, origin) {
 		r.Fresh, r.FreshAt = true, origin
 		r.Delay.Grows, r.Delay.Capped = false, true

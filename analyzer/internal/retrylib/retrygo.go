@@ -38,11 +38,9 @@ func retryGo(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *as
 		} else {
 			v.classified = v.classified || p.classified
 		}
-		for _, perm := range p.permanent {
-			if !slicesContains(v.permanent, perm) {
-				v.permanent = append(v.permanent, perm)
-			}
-		}
+		// What the operation returns reaches a retry only through the
+		// predicate: its permanent failures are the predicate's.
+		v.permanent = p.permanent
 	}
 	if c.opaque {
 		v.classified = true

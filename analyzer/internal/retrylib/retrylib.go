@@ -70,6 +70,10 @@ type Retrier struct {
 	// (Attempts, Deadline, Context). Classified and Permanent are read
 	// from the loop's body for a loop the model does not find by itself.
 	Loop ast.Stmt
+	// Governs reports, with Loop, that the loop's condition asks the
+	// library whether to go on (for b.Ongoing() { ... }): the library's
+	// bound is the loop's bound.
+	Governs bool
 	// BoundUnknown reports that the attempt limit and deadline come from
 	// code the finder cannot see (a back-off passed in as a parameter or
 	// built in another package): no bound is known, none is missing.

@@ -45,7 +45,7 @@ func perAttempt(ctx context.Context) error {
 			return nil
 		}
 		b := backoff.New(ctx, backoff.Config{MinBackoff: time.Second, MaxBackoff: time.Minute})
-		b.Wait() // want `attempts=0 deadline=false ctx=false delay=random\+capped at=backoff.Config{.*} classified=false fresh=backoff.New\(.*\) loop`
+		b.Wait() // want `attempts=0 deadline=false ctx=true delay=random\+capped at=backoff.Config{.*} classified=false fresh=backoff.New\(.*\) loop`
 	}
 	return nil
 }

@@ -1,0 +1,100 @@
+// Package gcs calls a Google Cloud API through gax-go's retries.
+package gcs
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	gax "github.com/googleapis/gax-go/v2"
+	"google.golang.org/grpc/codes"
+)
+
+// CallOptions are the per-method options of the client, as generated
+// clients keep them.
+type CallOptions struct {
+	GetObject    []gax.CallOption
+	ListObjects  []gax.CallOption
+	DeleteObject []gax.CallOption
+}
+
+// Client is a hand-written client over a generated transport.
+type Client struct {
+	opts *CallOptions
+}
+
+func (c *Client) rpc(ctx context.Context, _ gax.CallSettings) error { return nil }
+
+// GetObject makes a call in the request's context; the retryer accepts
+// only transient codes.
+func (c *Client) GetObject(ctx context.Context, name string) error {
+	return gax.Invoke(ctx, c.rpc, gax.WithRetry(func() gax.Retryer {
+		return gax.OnCodes([]codes.Code{codes.Unavailable, codes.ResourceExhausted}, gax.Backoff{
+			Initial:    100 * time.Millisecond,
+			Max:        60 * time.Second,
+			Multiplier: 1.3,
+		})
+	}))
+}
+
+// Compact runs from a timer without a context of its own.
+func (c *Client) Compact() error {
+	return gax.Invoke(context.Background(), c.rpc, gax.WithRetry(func() gax.Retryer { // want `unbounded-retry: .*gax.WithTimeout`
+		return gax.OnCodes([]codes.Code{codes.Unavailable}, gax.Backoff{Initial: time.Second})
+	}))
+}
+
+// Expire runs from a timer with a time budget.
+func (c *Client) Expire() error {
+	return gax.Invoke(context.Background(), c.rpc, gax.WithTimeout(2*time.Minute), gax.WithRetry(func() gax.Retryer {
+		return gax.OnCodes([]codes.Code{codes.Unavailable}, gax.Backoff{Initial: time.Second})
+	}))
+}
+
+// Notifications waits for a notification config that may not exist yet.
+func (c *Client) Notifications(ctx context.Context) error {
+	retryable := []codes.Code{codes.Unavailable, codes.NotFound}
+	return gax.Invoke(ctx, c.rpc, gax.WithRetry(func() gax.Retryer { // want `retry-permanent: .*gRPC NotFound`
+		return gax.OnCodes(retryable, gax.Backoff{Initial: 200 * time.Millisecond, Max: 5 * time.Second})
+	}))
+}
+
+// Upload retries every failure the transport reports.
+func (c *Client) Upload(ctx context.Context) error {
+	return gax.Invoke(ctx, c.rpc, gax.WithRetry(func() gax.Retryer { // want `unclassified-retry: .*gax.OnCodes`
+		return gax.OnErrorFunc(gax.Backoff{}, func(err error) bool { return err != nil })
+	}))
+}
+
+// Rewrite is detached from the caller's context.
+func (c *Client) Rewrite(ctx context.Context) error {
+	return gax.Invoke(context.Background(), c.rpc, gax.WithRetry(func() gax.Retryer { // want `sleep-ignores-context: .*pass ctx to gax.Invoke` `unbounded-retry: `
+		return gax.OnHTTPCodes(gax.Backoff{}, http.StatusBadGateway, http.StatusServiceUnavailable)
+	}))
+}
+
+// Signed retries HTTP statuses, 403 included.
+func (c *Client) Signed(ctx context.Context) error {
+	return gax.Invoke(ctx, c.rpc, gax.WithRetry(func() gax.Retryer { // want `retry-permanent: .*HTTP 403`
+		return gax.OnHTTPCodes(gax.Backoff{}, http.StatusForbidden, http.StatusServiceUnavailable)
+	}))
+}
+
+// NewCallOptions are the client's defaults.
+func NewCallOptions() *CallOptions {
+	return &CallOptions{
+		GetObject: []gax.CallOption{
+			gax.WithTimeout(30 * time.Second),
+			gax.WithRetry(func() gax.Retryer {
+				return gax.OnCodes([]codes.Code{codes.Unavailable, codes.DeadlineExceeded}, gax.Backoff{
+					Initial: 100 * time.Millisecond, Max: 30 * time.Second, Multiplier: 1.3,
+				})
+			}),
+		},
+		DeleteObject: []gax.CallOption{
+			gax.WithRetry(func() gax.Retryer { // want `retry-permanent: .*gRPC NotFound`
+				return gax.OnCodes([]codes.Code{codes.Unavailable, codes.NotFound}, gax.Backoff{})
+			}),
+		},
+	}
+}
