@@ -51,14 +51,15 @@ func cenkaltiNext(t *tracer, call *ast.CallExpr, path string) *Retrier {
 	if !ok {
 		return nil
 	}
-	loop := enclosingLoop(t.body, call.Pos())
-	if loop == nil {
+	origin, _ := t.value(sel.X)
+	loop, fresh, ok := t.round(call.Pos(), origin)
+	if !ok {
 		return nil
 	}
 	s := t.cenkaltiBackOff(sel.X, path, 0)
 	r := s.retrier(path, call, nil, verdict{classified: true})
 	r.Loop = loop
-	if origin, _ := t.value(sel.X); origin != sel.X && within(loop, origin) && !s.unknown {
+	if fresh && origin != sel.X && !s.unknown {
 		r.Fresh, r.FreshAt = true, origin
 		r.Delay.Grows = false
 		r.Delay.Capped = true

@@ -27,11 +27,11 @@ func dskit(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.
 		return nil
 	}
 	t := newTracer(info, call, enclosing)
-	loop := enclosingLoop(t.body, call.Pos())
-	if loop == nil {
+	origin, where := t.value(sel.X)
+	loop, fresh, ok := t.round(call.Pos(), origin)
+	if !ok {
 		return nil
 	}
-	origin, where := t.value(sel.X)
 	s := unknownSchedule(sel.X)
 	newCall, isNew := isCall(where.info, origin, dskitPath, "New")
 	if isNew && len(newCall.Args) == 2 {
@@ -40,19 +40,23 @@ func dskit(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.
 	}
 	// The library bounds the loop only where the loop asks it; its
 	// waits end with its context either way.
-	if !t.asksOngoing(loop, sel.X) {
+	if loop == nil || !t.asksOngoing(loop, sel.X) {
 		s.attempts, s.unknown = 0, false
 	} else if s.unknown {
 		s.ctx.ends = true
 	}
-	op := firstErrorCall(t.info, loopBody(loop))
-	r := s.retrier(dskitPath, call, op, verdict{classified: t.loopInspects(loop)})
+	var op ast.Expr
+	classified := true
+	if loop != nil {
+		op, classified = firstErrorCall(t.info, loopBody(loop)), t.loopInspects(loop)
+	}
+	r := s.retrier(dskitPath, call, op, verdict{classified: classified})
 	r.Loop = loop
 	r.Waits = true
 	if fs, ok := loop.(*ast.ForStmt); ok && fs.Cond != nil && t.asksOngoing(&ast.ExprStmt{X: fs.Cond}, sel.X) {
 		r.Governs = true
 	}
-	if isNew && within(loop, origin) {
+	if isNew && fresh {
 		r.Fresh, r.FreshAt = true, origin
 		r.Delay.Grows, r.Delay.Capped = false, true
 	}

@@ -55,14 +55,15 @@ func (t *tracer) sethvargoNext(call *ast.CallExpr) *Retrier {
 	if !ok {
 		return nil
 	}
-	loop := enclosingLoop(t.body, call.Pos())
-	if loop == nil {
+	origin, _ := t.value(sel.X)
+	loop, fresh, ok := t.round(call.Pos(), origin)
+	if !ok {
 		return nil
 	}
 	s := t.sethvargoBackoff(sel.X, 0)
 	r := s.retrier(sethvargoPath, call, nil, verdict{classified: true})
 	r.Loop = loop
-	if origin, _ := t.value(sel.X); origin != sel.X && within(loop, origin) && !s.unknown {
+	if fresh && origin != sel.X && !s.unknown {
 		r.Fresh, r.FreshAt = true, origin
 		r.Delay.Grows, r.Delay.Capped = false, true
 	}

@@ -1541,3 +1541,112 @@ func Advise(r *Retrier, rule, msg string) string {
 	}
 	return msg[:i+2] + fix
 }
+
+// round finds what repeats a back-off's wait at pos: the innermost loop
+// of the body holding it; or, for a wait in a function literal without a
+// loop, the loop of the outer function around the literal, or the
+// library retry the literal is given to as its operation (loop nil).
+// inRound reports whether a back-off built at origin is built anew on
+// every round.
+func (t *tracer) round(pos token.Pos, origin ast.Expr) (loop ast.Stmt, inRound, ok bool) {
+	if loop = enclosingLoop(t.body, pos); loop != nil {
+		return loop, within(loop, origin), true
+	}
+	lit := t.funcLitOf(t.body)
+	if lit == nil {
+		return nil, false, false
+	}
+	built := origin != nil && t.body.Pos() <= origin.Pos() && origin.End() <= t.body.End()
+	outer := t.declaringBody(lit.Pos())
+	if outer == nil {
+		return nil, false, false
+	}
+	if loop = enclosingLoop(outer, lit.Pos()); loop != nil {
+		return loop, built, true
+	}
+	if loop = t.calledInLoop(outer, lit); loop != nil {
+		return loop, built, true
+	}
+	if built && t.retriedOp(outer, lit) {
+		return nil, true, true
+	}
+	return nil, false, false
+}
+
+// retryCalls are the functions of the libraries read here that run an
+// operation with retries.
+var retryCalls = map[string][]string{
+	cenkaltiV4Path: {"Retry", "RetryNotify", "RetryNotifyWithTimer", "RetryWithData", "RetryNotifyWithData", "RetryNotifyWithTimerAndData"},
+	cenkaltiV5Path: {"Retry"},
+	retryGoPath:    {"Do", "DoWithData"},
+	sethvargoPath:  {"Do", "DoValue", "Constant", "Exponential", "Fibonacci"},
+	gaxPath:        {"Invoke"},
+}
+
+// calledInLoop returns the loop of body in which a function literal,
+// held in a variable, is called.
+func (t *tracer) calledInLoop(body *ast.BlockStmt, lit *ast.FuncLit) ast.Stmt {
+	var loop ast.Stmt
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || loop != nil {
+			return loop == nil
+		}
+		if _, isID := ast.Unparen(call.Fun).(*ast.Ident); !isID {
+			return true
+		}
+		at := &tracer{info: t.info, body: body, use: call.Pos()}
+		if x, _ := at.value(call.Fun); x == ast.Expr(lit) {
+			loop = enclosingLoop(body, call.Pos())
+		}
+		return true
+	})
+	return loop
+}
+
+// funcLitOf returns the function literal whose body is body.
+func (t *tracer) funcLitOf(body *ast.BlockStmt) *ast.FuncLit {
+	if body == nil {
+		return nil
+	}
+	f := t.fileOf(body.Pos())
+	if f == nil {
+		return nil
+	}
+	var lit *ast.FuncLit
+	ast.Inspect(f, func(n ast.Node) bool {
+		if lit != nil || n == nil || !(n.Pos() <= body.Pos() && body.End() <= n.End()) {
+			return false
+		}
+		if l, ok := n.(*ast.FuncLit); ok && l.Body == body {
+			lit = l
+		}
+		return true
+	})
+	return lit
+}
+
+// retriedOp reports whether a function literal is the operation of a
+// known library's retry call in body, given directly or through a
+// variable.
+func (t *tracer) retriedOp(body *ast.BlockStmt, lit *ast.FuncLit) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		fn := callee(t.info, call)
+		if fn == nil || fn.Pkg() == nil || fn.Signature().Recv() != nil || !slicesContains(retryCalls[Path(fn.Pkg())], fn.Name()) {
+			return true
+		}
+		at := &tracer{info: t.info, body: body, use: call.Pos()}
+		for _, a := range call.Args {
+			if x, _ := at.value(a); x == ast.Expr(lit) {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}

@@ -225,3 +225,27 @@ func (s *Sender) Deliver(ctx context.Context, event string) error {
 		log.Printf("webhook %s: %v (next in %s)", event, err, d)
 	})
 }
+
+// SettleAll settles each payment with up to three attempts; every attempt
+// builds the back-off it waits with.
+func (c *Client) SettleAll(ctx context.Context, ids []string) error {
+	settle := func(id string) error {
+		b := backoff.WithContext(backoff.NewExponentialBackOff(), ctx) // want `fixed-sleep: .*created anew`
+		err := c.post(ctx, "/settle/"+id, nil)
+		if err != nil && isTransient(err) {
+			select {
+			case <-ctx.Done():
+			case <-time.After(b.NextBackOff()):
+			}
+		}
+		return err
+	}
+	for _, id := range ids {
+		for attempt := 0; attempt < 3; attempt++ {
+			if err := settle(id); err == nil || !isTransient(err) {
+				break
+			}
+		}
+	}
+	return nil
+}

@@ -133,3 +133,39 @@ func newBackOff() backoff.BackOff {
 func helper(ctx context.Context) error {
 	return backoff.Retry(func() error { _, err := get(ctx); return err }, newBackOff()) // want `attempts=6 deadline=false ctx=false delay=grows\+random\+capped at=backoff.NewExponentialBackOff\(\) classified=false`
 }
+
+func freshInOperation(ctx context.Context) error {
+	attempt := func() error {
+		b := backoff.NewExponentialBackOff()
+		_, err := get(ctx)
+		if err != nil {
+			time.Sleep(b.NextBackOff()) // want `attempts=0 deadline=true ctx=false delay=random\+capped at=backoff.NewExponentialBackOff\(\) classified=true fresh=backoff.NewExponentialBackOff\(\) loop`
+		}
+		return err
+	}
+	for i := 0; i < 3; i++ {
+		if attempt() == nil {
+			return nil
+		}
+	}
+	return errNotFound
+}
+
+func freshInRetriedOperation(ctx context.Context) error {
+	return backoff.Retry(func() error { // want `attempts=6 deadline=false ctx=false nowait at=backoff.ZeroBackOff{} classified=false`
+		b := backoff.NewExponentialBackOff()
+		_, err := get(ctx)
+		if err != nil {
+			time.Sleep(b.NextBackOff()) // want `attempts=0 deadline=true ctx=false delay=random\+capped at=backoff.NewExponentialBackOff\(\) classified=true fresh=backoff.NewExponentialBackOff\(\)`
+		}
+		return err
+	}, backoff.WithMaxRetries(&backoff.ZeroBackOff{}, 5))
+}
+
+func onceInOperation(ctx context.Context) error {
+	b := backoff.NewExponentialBackOff()
+	return backoff.Retry(func() error { // want `attempts=0 deadline=true ctx=false delay=grows\+random\+capped at=backoff.NewExponentialBackOff\(\) classified=false`
+		_, err := get(ctx)
+		return err
+	}, b)
+}
