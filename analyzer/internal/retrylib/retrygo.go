@@ -60,6 +60,8 @@ type retryGoConfig struct {
 	retryIf    ast.Expr
 	ctx        ctxState
 	opaque     bool // an option the finder cannot read
+	// boundUnknown: Attempts is given a value the finder cannot read.
+	boundUnknown bool
 }
 
 func (c *retryGoConfig) apply(t *tracer, opt ast.Expr) {
@@ -83,12 +85,12 @@ func (c *retryGoConfig) apply(t *tracer, opt ast.Expr) {
 	switch fn.Name() {
 	case "Attempts":
 		if n, ok := where.integer(arg(0)); ok {
-			c.attempts = int(n)
+			c.attempts, c.boundUnknown = int(n), false
 		} else {
-			c.opaque = true
+			c.attempts, c.boundUnknown = 10, true // some limit, not known
 		}
 	case "UntilSucceeded":
-		c.attempts = 0
+		c.attempts, c.boundUnknown = 0, false
 	case "Delay":
 		c.delay, c.delayKnown = where.duration(arg(0))
 		c.delayText = where.durationText(arg(0))
@@ -151,7 +153,10 @@ func (c retryGoConfig) schedule(call *ast.CallExpr) schedule {
 	}
 	s := schedule{
 		delay: d, at: c.shapeAt, attempts: c.attempts, ctx: c.ctx, waits: true,
-		initial: c.delay, initialKnown: c.delayKnown, factor: 2, unknown: c.opaque,
+		initial: c.delay, initialKnown: c.delayKnown, factor: 2, unknown: c.opaque || c.boundUnknown,
+	}
+	if c.boundUnknown || c.opaque {
+		s.attempts = 0 // a limit is configured; its value, and so the largest wait, is unknown
 	}
 	if c.delayKnown && c.delay <= 0 && !d.Random {
 		s.waits = false

@@ -80,3 +80,17 @@ func ignoredUnrecoverable(ctx context.Context) error {
 func shortGrowth(ctx context.Context) error {
 	return retry.Do(func() error { return call(ctx) }, retry.Attempts(3), retry.DelayType(retry.BackOffDelay)) // want `attempts=3 deadline=false ctx=false delay=grows\+capped at=retry.DelayType\(retry.BackOffDelay\) classified=false`
 }
+
+type config struct {
+	Retries uint
+	Delay   time.Duration
+}
+
+func configured(ctx context.Context, cfg config) error {
+	return retry.Do(func() error { return call(ctx) }, // want `attempts=0 deadline=false ctx=true bound=\? delay=grows\+random at=retry.Delay\(cfg.Delay\) classified=false`
+		retry.Attempts(cfg.Retries), retry.Delay(cfg.Delay), retry.Context(ctx))
+}
+
+func opaque(ctx context.Context, opts []retry.Option) error {
+	return retry.Do(func() error { return call(ctx) }, opts...) // want `attempts=0 deadline=false ctx=false bound=\? delay=\? classified=true`
+}
