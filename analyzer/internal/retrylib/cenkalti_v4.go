@@ -2,6 +2,7 @@ package retrylib
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"time"
 )
@@ -40,8 +41,65 @@ func cenkalti(t *tracer, call *ast.CallExpr, fn *types.Func, path string) *Retri
 			return nil
 		}
 		return cenkaltiNext(t, call, path)
+	case "NewTicker":
+		if fn.Signature().Recv() != nil || len(call.Args) != 1 {
+			return nil
+		}
+		return cenkaltiTicker(t, call, path)
 	}
 	return nil
+}
+
+// cenkaltiTicker reads ticker := backoff.NewTicker(b) and the loop over
+// ticker.C that it paces: for range ticker.C { if err := op(); err != nil
+// { continue }; break }. The ticker stops when the back-off does.
+func cenkaltiTicker(t *tracer, call *ast.CallExpr, path string) *Retrier {
+	ticker := t.assignedTo(call)
+	if ticker == nil {
+		return nil
+	}
+	loop := t.tickLoop(ticker)
+	if loop == nil {
+		return nil
+	}
+	s := t.cenkaltiBackOff(call.Args[0], path, 0)
+	if s.never {
+		return nil
+	}
+	op := firstErrorCall(t.info, loopBody(loop))
+	r := s.retrier(path, call, op, verdict{classified: t.loopInspects(loop)})
+	r.Loop = loop
+	_, r.Governs = loop.(*ast.RangeStmt)
+	return r
+}
+
+// tickLoop returns the loop that receives from ticker.C: a range over
+// it, or a for loop that receives from it.
+func (t *tracer) tickLoop(ticker types.Object) ast.Stmt {
+	isTick := func(e ast.Expr) bool {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		return ok && sel.Sel.Name == "C" && exprObject(t.info, sel.X) == ticker
+	}
+	var loop ast.Stmt
+	ast.Inspect(t.body, func(n ast.Node) bool {
+		if loop != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.RangeStmt:
+			if isTick(n.X) {
+				loop = n
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW && isTick(n.X) {
+				loop = enclosingLoop(t.body, n.Pos())
+			}
+		}
+		return true
+	})
+	return loop
 }
 
 // cenkaltiNext reads b.NextBackOff() as the wait of the hand-written loop

@@ -1604,6 +1604,33 @@ func (t *tracer) calledInLoop(body *ast.BlockStmt, lit *ast.FuncLit) ast.Stmt {
 	return loop
 }
 
+// assignedTo returns the variable a call's result is assigned to in the
+// body (x := call, x = call, var x = call), nil if none.
+func (t *tracer) assignedTo(call *ast.CallExpr) types.Object {
+	var obj types.Object
+	ast.Inspect(t.body, func(n ast.Node) bool {
+		if obj != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, r := range n.Rhs {
+				if ast.Unparen(r) == ast.Expr(call) && i < len(n.Lhs) && len(n.Lhs) == len(n.Rhs) {
+					obj = exprObject(t.info, n.Lhs[i])
+				}
+			}
+		case *ast.ValueSpec:
+			for i, v := range n.Values {
+				if ast.Unparen(v) == ast.Expr(call) && i < len(n.Names) {
+					obj = t.info.Defs[n.Names[i]]
+				}
+			}
+		}
+		return true
+	})
+	return obj
+}
+
 // funcLitOf returns the function literal whose body is body.
 func (t *tracer) funcLitOf(body *ast.BlockStmt) *ast.FuncLit {
 	if body == nil {

@@ -249,3 +249,33 @@ func (c *Client) SettleAll(ctx context.Context, ids []string) error {
 	}
 	return nil
 }
+
+// Register announces the client to the provider, on the ticks of the
+// default back-off.
+func (c *Client) Register(ctx context.Context) error {
+	ticker := backoff.NewTicker(backoff.NewExponentialBackOff())
+	defer ticker.Stop()
+	var err error
+	for range ticker.C { // want `unclassified-retry: ` `sleep-ignores-context: .*backoff.WithContext`
+		if err = c.post(ctx, "/register", nil); err != nil {
+			log.Printf("register: %v", err)
+			continue
+		}
+		break
+	}
+	return err
+}
+
+// Deregister does the same, stopping on ctx and on permanent failures.
+func (c *Client) Deregister(ctx context.Context) error {
+	ticker := backoff.NewTicker(backoff.WithContext(backoff.NewExponentialBackOff(), ctx))
+	defer ticker.Stop()
+	var err error
+	for range ticker.C {
+		err = c.post(ctx, "/deregister", nil)
+		if err == nil || !isTransient(err) {
+			break
+		}
+	}
+	return err
+}

@@ -169,3 +169,18 @@ func onceInOperation(ctx context.Context) error {
 		return err
 	}, b)
 }
+
+func ticker(ctx context.Context) error {
+	b := backoff.NewExponentialBackOff()
+	b.MaxElapsedTime = 0
+	t := backoff.NewTicker(b) // want `attempts=0 deadline=false ctx=false delay=grows\+random\+capped at=backoff.NewExponentialBackOff\(\) classified=false loop`
+	defer t.Stop()
+	var err error
+	for range t.C {
+		if _, err = get(ctx); err != nil {
+			continue
+		}
+		break
+	}
+	return err
+}
