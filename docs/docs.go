@@ -69,3 +69,38 @@ func Summary(name string) string {
 	}
 	return strings.Join(para, " ")
 }
+
+// Fix returns the first paragraph of the "Fix" section of the named rule's
+// page, joined into one line, or "".
+func Fix(name string) string {
+	page, ok := Rule(name)
+	if !ok {
+		return ""
+	}
+	var para []string
+	in := false
+	for line := range strings.Lines(string(page)) {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "## Fix":
+			in = true
+		case !in:
+		case strings.HasPrefix(line, "#"):
+			return strings.Join(para, " ")
+		case line == "":
+			if len(para) > 0 {
+				return strings.Join(para, " ")
+			}
+		default:
+			para = append(para, line)
+		}
+	}
+	return strings.Join(para, " ")
+}
+
+// AnalyzerDoc is the Doc of a code rule's analyzer, taken from its page so
+// that go vet's help, retrylint explain and the page say the same: the
+// summary, then the fix.
+func AnalyzerDoc(name string) string {
+	return Summary(name) + "\n\n" + Fix(name)
+}

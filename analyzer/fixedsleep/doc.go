@@ -2,7 +2,7 @@
 //
 // # Analyzer fixedsleep
 //
-// fixedsleep: report retry loops that wait a constant interval between attempts
+// fixedsleep: A retry loop waits the same time before every attempt, so clients that failed together retry together.
 //
 // A retry loop whose wait is the same on every attempt (a literal, a
 // constant, or a variable never changed in the loop) keeps every client that

@@ -8,6 +8,7 @@ import (
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
+	"github.com/retrylint/retrylint/docs"
 )
 
 // Rule is the stable name of this check.
@@ -16,7 +17,7 @@ const Rule = "fixed-sleep"
 // Analyzer reports retry loops that wait a constant interval between attempts.
 var Analyzer = &analysis.Analyzer{
 	Name:     "fixedsleep",
-	Doc:      "report retry loops that wait a constant interval between attempts\n\nA constant wait keeps every client that failed together in lock-step; back off exponentially with jitter and a cap.",
+	Doc:      docs.AnalyzerDoc(Rule),
 	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/fixed-sleep.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,

@@ -3,7 +3,7 @@
 //
 // # Analyzer nestedretry
 //
-// nestedretry: report retry loops whose operation retries too
+// nestedretry: A retry loop's operation retries too, so the attempts of the two layers multiply against a dependency that is already failing.
 //
 // A retry loop whose operation — directly, through a helper or a retry
 // wrapper, or in another package — runs a retry loop of its own makes the

@@ -5,6 +5,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
+	"github.com/retrylint/retrylint/docs"
 )
 
 // Rule is the stable name of this check.
@@ -13,7 +14,7 @@ const Rule = "nested-retry"
 // Analyzer reports retry layers whose operation reaches another retry layer.
 var Analyzer = &analysis.Analyzer{
 	Name:     "nestedretry",
-	Doc:      "report retry loops whose operation retries too\n\nThe attempts of nested retry layers multiply; keep one retry layer.",
+	Doc:      docs.AnalyzerDoc(Rule),
 	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/nested-retry.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,

@@ -2,7 +2,7 @@
 //
 // # Analyzer nocap
 //
-// nocap: report retry backoff that grows without an upper bound
+// nocap: A retry loop's wait grows without an upper bound, so late attempts wait absurdly long or the delay overflows.
 //
 // A delay that doubles on every attempt without a maximum soon waits
 // minutes or hours, long after the dependency recovered, and hides the

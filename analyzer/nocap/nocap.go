@@ -8,6 +8,7 @@ import (
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
+	"github.com/retrylint/retrylint/docs"
 )
 
 // Rule is the stable name of this check.
@@ -16,7 +17,7 @@ const Rule = "no-cap"
 // Analyzer reports retry backoff that grows without an upper bound.
 var Analyzer = &analysis.Analyzer{
 	Name:     "nocap",
-	Doc:      "report retry backoff that grows without an upper bound\n\nUncapped growth waits far longer than the outage lasts; clamp the delay with min or an if.",
+	Doc:      docs.AnalyzerDoc(Rule),
 	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/no-cap.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,

@@ -9,5 +9,5 @@ import (
 )
 
 func TestNoCap(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), nocap.Analyzer, "backoff")
+	analysistest.Run(t, analysistest.TestData(), nocap.Analyzer, "backoff", "schedule")
 }

@@ -2,7 +2,7 @@
 //
 // # Analyzer nojitter
 //
-// nojitter: report retry backoff that grows with the attempt but has no jitter
+// nojitter: A retry loop's wait grows with each attempt but has no randomness, so clients still retry in synchronised bursts.
 //
 // Exponential backoff without jitter only spaces the bursts out: every
 // client computes the same delay for the same attempt, so the clients that

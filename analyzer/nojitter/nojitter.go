@@ -8,6 +8,7 @@ import (
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
+	"github.com/retrylint/retrylint/docs"
 )
 
 // Rule is the stable name of this check.
@@ -16,7 +17,7 @@ const Rule = "no-jitter"
 // Analyzer reports retry backoff that grows with the attempt but has no jitter.
 var Analyzer = &analysis.Analyzer{
 	Name:     "nojitter",
-	Doc:      "report retry backoff that grows with the attempt but has no jitter\n\nWithout jitter every client computes the same delay and the retries still arrive together; randomise the delay (full jitter).",
+	Doc:      docs.AnalyzerDoc(Rule),
 	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/no-jitter.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,

@@ -153,6 +153,7 @@ func (fc *funcCtx) timerDelay(obj types.Object, lc *loopCtx, a *checker) ast.Exp
 
 // loopCtx describes the loop being analysed.
 type loopCtx struct {
+	node       ast.Node // the loop statement, nil for goto and recursion
 	mode       mode
 	label      string
 	start, end token.Pos
@@ -186,7 +187,7 @@ func (fc *funcCtx) countersIn(lc *loopCtx) {
 }
 
 func (a *checker) forLoop(fc *funcCtx, s *ast.ForStmt) *Loop {
-	lc := &loopCtx{mode: modeFor, label: fc.labels[s], start: s.Pos(), end: s.End()}
+	lc := &loopCtx{node: s, mode: modeFor, label: fc.labels[s], start: s.Pos(), end: s.End()}
 	fc.countersIn(lc)
 	w := &walker{a: a, fc: fc, lc: lc}
 	in := []*path{newPath()}
@@ -245,7 +246,7 @@ func (a *checker) rangeLoop(fc *funcCtx, s *ast.RangeStmt) *Loop {
 	if t := a.typeOf(s.X); t == nil || !isInteger(t) {
 		return nil // ranging over a collection tries alternatives, it does not retry
 	}
-	lc := &loopCtx{mode: modeFor, label: fc.labels[s], start: s.Pos(), end: s.End()}
+	lc := &loopCtx{node: s, mode: modeFor, label: fc.labels[s], start: s.Pos(), end: s.End()}
 	fc.countersIn(lc)
 	if s.Key != nil {
 		if obj := a.info().ObjectOf(identOf(s.Key)); obj != nil {
@@ -479,6 +480,7 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 	}
 	l.Context = a.contextInScope(pos)
 	l.Attempts = a.loopAttempts(w.fc, l)
+	a.capShortSchedules(w.fc, w.lc, l)
 	return l
 }
 

@@ -3,8 +3,10 @@ package retryloop
 import (
 	"cmp"
 	"go/ast"
+	"go/build"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -147,6 +149,11 @@ type Wait struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	if inGoroot(pass) {
+		// The standard library retries nothing a caller's loop needs to
+		// know about: go vet runs the analyzer on it only for facts.
+		return &Result{}, nil
+	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	a := newAnalysis(pass)
 	res := &Result{}
@@ -173,6 +180,17 @@ func run(pass *analysis.Pass) (any, error) {
 	res.Nested = a.nestings(res)
 	a.exportSummaries(res)
 	return res, nil
+}
+
+// inGoroot reports whether the package is one of the Go distribution's.
+func inGoroot(pass *analysis.Pass) bool {
+	root := build.Default.GOROOT
+	if root == "" || len(pass.Files) == 0 {
+		return false
+	}
+	name := pass.Fset.File(pass.Files[0].Pos()).Name()
+	rel, err := filepath.Rel(filepath.Join(root, "src"), name)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // wantFile reports whether the file holding pos is analysed: test files only

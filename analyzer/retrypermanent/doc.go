@@ -2,7 +2,7 @@
 //
 // # Analyzer retrypermanent
 //
-// retrypermanent: report retry loops whose classification retries failures that cannot succeed
+// retrypermanent: A retry loop's classification retries failures that cannot succeed, such as 400, 401, 403 or an open circuit breaker.
 //
 // Some failures cannot succeed on retry: HTTP 400, 401, 403, 404, 405, 410
 // and 422, and gRPC InvalidArgument, PermissionDenied, Unauthenticated and

@@ -8,6 +8,7 @@ import (
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
+	"github.com/retrylint/retrylint/docs"
 )
 
 // Rule is the stable name of this check.
@@ -16,7 +17,7 @@ const Rule = "retry-permanent"
 // Analyzer reports retry loops whose classification retries failures that cannot succeed.
 var Analyzer = &analysis.Analyzer{
 	Name:     "retrypermanent",
-	Doc:      "report retry loops that retry failures that cannot succeed\n\nHTTP 400/401/403/404/405/410/422, gRPC InvalidArgument/PermissionDenied/Unauthenticated/NotFound and a circuit breaker's open error must end the retry at once.",
+	Doc:      docs.AnalyzerDoc(Rule),
 	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/retry-permanent.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,

@@ -2,7 +2,7 @@
 //
 // # Analyzer sleepignorescontext
 //
-// sleepignorescontext: report retry loops that wait with time.Sleep although a context is in scope
+// sleepignorescontext: A function that has a context.Context waits with time.Sleep, so cancellation cannot stop its retries.
 //
 // time.Sleep cannot be interrupted: a retry loop that sleeps keeps
 // retrying after its caller gave up, and ignores the caller's deadline.

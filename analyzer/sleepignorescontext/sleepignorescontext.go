@@ -14,6 +14,7 @@ import (
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
+	"github.com/retrylint/retrylint/docs"
 )
 
 // Rule is the stable name of this check.
@@ -22,7 +23,7 @@ const Rule = "sleep-ignores-context"
 // Analyzer reports retry loops that wait with time.Sleep although a context is in scope.
 var Analyzer = &analysis.Analyzer{
 	Name:     "sleepignorescontext",
-	Doc:      "report retry loops that wait with time.Sleep although a context is in scope\n\ntime.Sleep cannot be cancelled, so the retry outlives its caller; wait in a select on ctx.Done() and a timer.",
+	Doc:      docs.AnalyzerDoc(Rule),
 	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/sleep-ignores-context.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,

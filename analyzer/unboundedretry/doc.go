@@ -2,7 +2,7 @@
 //
 // # Analyzer unboundedretry
 //
-// unboundedretry: report retry loops with no attempt limit, deadline or context exit
+// unboundedretry: A retry loop has no attempt limit, no deadline and no context exit, so an outage that does not end makes it retry forever.
 //
 // A retry loop that nothing stops except success retries forever
 // against a dependency that stays down, holding resources and adding load.

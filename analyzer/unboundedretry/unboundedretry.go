@@ -6,6 +6,7 @@ import (
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
+	"github.com/retrylint/retrylint/docs"
 )
 
 // Rule is the stable name of this check.
@@ -14,7 +15,7 @@ const Rule = "unbounded-retry"
 // Analyzer reports retry loops with no attempt limit, deadline or context exit.
 var Analyzer = &analysis.Analyzer{
 	Name:     "unboundedretry",
-	Doc:      "report retry loops with no attempt limit, deadline or context exit\n\nSuch a loop retries forever against a dependency that stays down; bound it.",
+	Doc:      docs.AnalyzerDoc(Rule),
 	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/unbounded-retry.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,

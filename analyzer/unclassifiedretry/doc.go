@@ -2,7 +2,7 @@
 //
 // # Analyzer unclassifiedretry
 //
-// unclassifiedretry: report retry loops that retry every error without inspecting it
+// unclassifiedretry: A retry loop retries every error without looking at it, so permanent failures are retried as if they could succeed.
 //
 // A retry loop whose failure path never looks at the error retries
 // permanent failures (bad request, unauthorised, forbidden, validation

@@ -8,6 +8,7 @@ import (
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
+	"github.com/retrylint/retrylint/docs"
 )
 
 // Rule is the stable name of this check.
@@ -16,7 +17,7 @@ const Rule = "unclassified-retry"
 // Analyzer reports retry loops that retry every error without inspecting it.
 var Analyzer = &analysis.Analyzer{
 	Name:     "unclassifiedretry",
-	Doc:      "report retry loops that retry every error without inspecting it\n\nPermanent failures are retried like transient ones and only add load; retry only transient errors.",
+	Doc:      docs.AnalyzerDoc(Rule),
 	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/rules/unclassified-retry.md",
 	Requires: []*analysis.Analyzer{retryloop.Analyzer},
 	Run:      run,

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,6 +27,7 @@ type codeFlags struct {
 	outputFlags
 	gate  gateFlags
 	tests bool
+	tags  []string
 }
 
 func newCodeCmd() *cobra.Command {
@@ -56,6 +59,7 @@ retry helpers. --baseline accepts the findings recorded in a baseline file.
 	flags.register(cmd)
 	flags.gate.register(cmd)
 	cmd.Flags().BoolVar(&flags.tests, "tests", false, "also check the _test.go files of the packages")
+	cmd.Flags().StringSliceVar(&flags.tags, "tags", nil, "build tags to load the packages with, comma-separated, as go build -tags")
 	return cmd
 }
 
@@ -75,7 +79,7 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := checkCode(codeConfig{Dir: dir, Patterns: patterns, Tests: flags.tests,
+	res, err := checkCode(codeConfig{Dir: dir, Patterns: patterns, Tests: flags.tests, Tags: flags.tags,
 		Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers}, all.Rules())
 	var inErr *inputError
 	if errors.As(err, &inErr) {
@@ -101,6 +105,7 @@ type codeConfig struct {
 	Dir      string   // working directory: patterns and reported paths are relative to it
 	Patterns []string // go/packages patterns
 	Tests    bool     // also check _test.go files
+	Tags     []string // build tags, as go build -tags
 
 	// Classifiers and RetryHelpers extend the analyzers (the settings of
 	// the retryconfig analyzer), from the configuration.
@@ -126,18 +131,32 @@ func checkCode(cfg codeConfig, rules []all.Rule) (*report.Result, error) {
 		analyzers = append(analyzers, r.Analyzer)
 	}
 
-	pkgs, err := loadPackages(cfg, needFacts(analyzers))
+	listed, err := loadPackages(cfg, true)
+	if err != nil {
+		return nil, err
+	}
+	requested := make(map[string]bool)
+	for _, p := range listed {
+		requested[p.ID] = true
+	}
+	pkgs, err := withModuleDeps(cfg, listed)
 	if err != nil {
 		return nil, err
 	}
 	if lines := packageErrors(pkgs, cfg.Dir); len(lines) > 0 {
-		return nil, &inputError{lines}
+		return nil, &inputError{append(lines, tagsHint(pkgs, cfg.Tags))}
 	}
 
 	if err := retryconfig.Set(&retryconfig.Config{Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers, Tests: cfg.Tests}); err != nil {
 		return nil, err
 	}
-	graph, err := checker.Analyze(analyzers, analysisRoots(pkgs), nil)
+	var roots []*packages.Package
+	for _, p := range analysisRoots(pkgs) {
+		if requested[p.ID] {
+			roots = append(roots, p)
+		}
+	}
+	graph, err := checker.Analyze(analyzers, roots, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -166,18 +185,23 @@ func checkCode(cfg codeConfig, rules []all.Rule) (*report.Result, error) {
 	return res, nil
 }
 
-// loadPackages loads the packages of cfg with syntax and types; with
-// allSyntax, their dependencies too, for analyzers that pass facts between
-// packages.
-func loadPackages(cfg codeConfig, allSyntax bool) ([]*packages.Package, error) {
+// loadPackages loads the packages of cfg; with syntax and types unless
+// names is set, when it lists them and their dependencies by name and
+// module only.
+func loadPackages(cfg codeConfig, names bool) ([]*packages.Package, error) {
 	mode := packages.LoadSyntax
-	if allSyntax {
-		mode = packages.LoadAllSyntax
+	if names {
+		mode = packages.NeedName | packages.NeedImports | packages.NeedDeps
+	}
+	var buildFlags []string
+	if len(cfg.Tags) > 0 {
+		buildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
 	}
 	pkgs, err := packages.Load(&packages.Config{
-		Mode:  mode | packages.NeedModule,
-		Dir:   cfg.Dir,
-		Tests: cfg.Tests,
+		Mode:       mode | packages.NeedModule,
+		Dir:        cfg.Dir,
+		Tests:      cfg.Tests,
+		BuildFlags: buildFlags,
 	}, cfg.Patterns...)
 	if err != nil {
 		return nil, err
@@ -188,24 +212,30 @@ func loadPackages(cfg codeConfig, allSyntax bool) ([]*packages.Package, error) {
 	return pkgs, nil
 }
 
-// needFacts reports whether any of the analyzers, or the analyzers they
-// require, pass facts between packages.
-func needFacts(analyzers []*analysis.Analyzer) bool {
-	seen := make(map[*analysis.Analyzer]bool)
-	queue := slices.Clone(analyzers)
-	for len(queue) > 0 {
-		a := queue[0]
-		queue = queue[1:]
-		if seen[a] {
-			continue
+// withModuleDeps loads the requested packages with syntax and types, and
+// with them every package of their own modules that they import, directly
+// or not: the analyzers read the helpers of a module through the facts of
+// its packages. Packages of other modules and of the standard library come
+// from export data: type-checking them from source would cost several
+// times the analysis, for facts that retry rules do not need there
+// (retry libraries are read by what they are, not through facts).
+func withModuleDeps(cfg codeConfig, listed []*packages.Package) ([]*packages.Package, error) {
+	modules := make(map[string]bool)
+	for _, p := range listed {
+		if p.Module != nil {
+			modules[p.Module.Path] = true
 		}
-		seen[a] = true
-		if len(a.FactTypes) > 0 {
-			return true
-		}
-		queue = append(queue, a.Requires...)
 	}
-	return false
+	patterns := slices.Clone(cfg.Patterns)
+	seen := make(map[string]bool)
+	packages.Visit(listed, nil, func(p *packages.Package) {
+		if p.Module != nil && modules[p.Module.Path] && !seen[p.PkgPath] && p.ForTest == "" && !strings.HasSuffix(p.PkgPath, ".test") {
+			seen[p.PkgPath] = true
+			patterns = append(patterns, p.PkgPath)
+		}
+	})
+	cfg.Patterns = patterns
+	return loadPackages(cfg, false)
 }
 
 // packageErrors lists the load, parse and type errors of pkgs and their
@@ -234,6 +264,27 @@ func packageErrors(pkgs []*packages.Package, dir string) []string {
 		}
 	})
 	return lines
+}
+
+// tagsHint names the packages that did not load or type-check and says
+// how to give the build tags or platform they may need.
+func tagsHint(pkgs []*packages.Package, tags []string) string {
+	var bad []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if len(p.Errors) > 0 {
+			bad = append(bad, p.PkgPath)
+		}
+	})
+	slices.Sort(bad)
+	bad = slices.Compact(bad)
+	if len(bad) > 5 {
+		bad = append(bad[:5], fmt.Sprintf("and %d more", len(bad)-5))
+	}
+	with := "without build tags"
+	if len(tags) > 0 {
+		with = "with tags " + strings.Join(tags, ",")
+	}
+	return fmt.Sprintf("retrylint: %s did not type-check %s (%s); if the code needs build tags, give them with --tags a,b as to go build -tags, and for another platform set GOOS and GOARCH", strings.Join(bad, ", "), with, goPlatform())
 }
 
 // relPos rewrites the file of a "file:line:col" position relative to dir.
@@ -311,4 +362,16 @@ func toFinding(fset *token.FileSet, d analysis.Diagnostic, rule, dir string) rep
 		f.Fix = d.SuggestedFixes[0].Message
 	}
 	return f
+}
+
+// goPlatform is the GOOS/GOARCH the packages are loaded for.
+func goPlatform() string {
+	goos, goarch := os.Getenv("GOOS"), os.Getenv("GOARCH")
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	if goarch == "" {
+		goarch = runtime.GOARCH
+	}
+	return goos + "/" + goarch
 }

@@ -153,8 +153,10 @@ func TestCheckCodeTypeError(t *testing.T) {
 	}
 	line := lineOf(t, filepath.Join(dir, "broken", "broken.go"), `"not an int"`)
 	want := "broken/broken.go:" + strconv.Itoa(line) + ":9: cannot use"
-	if len(inErr.lines) != 1 || !strings.HasPrefix(inErr.lines[0], want) {
-		t.Errorf("errors = %q, want one starting %q", inErr.lines, want)
+	// The type error, then the line that names the package (bad loads).
+	if len(inErr.lines) != 2 || !strings.HasPrefix(inErr.lines[0], want) ||
+		!strings.HasPrefix(inErr.lines[1], "retrylint: example.com/e2e/broken did not type-check") {
+		t.Errorf("errors = %q, want one starting %q and one naming example.com/e2e/broken alone", inErr.lines, want)
 	}
 }
 

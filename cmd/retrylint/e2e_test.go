@@ -370,3 +370,32 @@ func TestE2ESettings(t *testing.T) {
 		t.Errorf("go vet with a malformed classifier: exit %d, stderr %q; want failure saying what a function name is", r.code, r.stderr)
 	}
 }
+
+// TestE2ETags loads a package that builds only with a tag: without it the
+// run fails naming the package and suggesting --tags; with it the loop is
+// checked.
+func TestE2ETags(t *testing.T) {
+	r := retrylint(t, "code", "./tagged")
+	if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, "tagged.go:11:12: undefined: dial") ||
+		!strings.Contains(r.stderr, "example.com/e2e/tagged did not type-check without build tags") || !strings.Contains(r.stderr, "--tags") {
+		t.Errorf("without the tag: exit %d, stdout %q, stderr %q; want 2, the type error, the package and a hint at --tags", r.code, r.stdout, r.stderr)
+	}
+	r = retrylint(t, "code", "--tags", "integration", "./tagged")
+	if r.code != 1 || !strings.Contains(r.stdout, "tagged.go:14:3: fixed-sleep: ") {
+		t.Errorf("--tags integration: exit %d, stdout %q, stderr %q; want 1 and the fixed sleep", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestE2EFacts checks one package whose wait comes from a helper of
+// another: the helper's package is not named, yet both front ends read
+// what it returns from its facts.
+func TestE2EFacts(t *testing.T) {
+	line := lineOf(t, filepath.Join(e2eDir(t), "paced", "paced.go"), "time.Sleep(pacing.Exponential")
+	finding := fmt.Sprintf("paced.go:%d:3: no-jitter: retry wait (pacing.Exponential(", line)
+	if r := retrylint(t, "code", "./paced"); r.code != 1 || !strings.Contains(r.stdout, finding) {
+		t.Errorf("retrylint code ./paced: exit %d, stdout %q, stderr %q; want 1 and %q", r.code, r.stdout, r.stderr, finding)
+	}
+	if r := runIn(t, e2eDir(t), "go", "vet", "-vettool="+binary, "./paced"); r.code == 0 || !strings.Contains(r.stderr, finding) {
+		t.Errorf("go vet ./paced: exit %d, stderr %q; want failure and %q", r.code, r.stderr, finding)
+	}
+}

@@ -27,6 +27,7 @@ type reportFlags struct {
 	base     string   // a directory or a git ref
 	budget   int
 	tests    bool
+	tags     []string
 	linkBase string
 }
 
@@ -65,6 +66,7 @@ Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
 	fl.StringVar(&f.base, "base", "", "compare with the base `DIR_OR_GIT_REF`: a directory laid out as the working directory, or a git ref")
 	fl.IntVar(&f.budget, "budget", 0, "the most executions `N` of any component per event (default: the topology file's, then the configuration's)")
 	fl.BoolVar(&f.tests, "tests", false, "also check the _test.go files of the packages")
+	fl.StringSliceVar(&f.tags, "tags", nil, "build tags to load the --code packages with, comma-separated, as go build -tags")
 	_ = fl.MarkHidden("color") // no format of this command has colour
 	fl.StringVar(&f.linkBase, "link-base", "", "Markdown: link each file:line to `URL`/file#Lline, e.g. https://github.com/OWNER/REPO/blob/SHA")
 	return cmd
@@ -142,7 +144,7 @@ func (a *reportRun) run(root, base string) (*report.Result, error) {
 	cfg := a.configAt(root)
 	res := newResult()
 	if len(a.flags.code) > 0 {
-		code, err := checkCode(codeConfig{Dir: root, Patterns: a.flags.code, Tests: a.flags.tests,
+		code, err := checkCode(codeConfig{Dir: root, Patterns: a.flags.code, Tests: a.flags.tests, Tags: a.flags.tags,
 			Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers}, all.Rules())
 		var inErr *inputError
 		if errors.As(err, &inErr) {

@@ -99,7 +99,8 @@ func AckWithRetry(m *Message) error {
 		if !errors.Is(err, ErrNotConnected) {
 			return err
 		}
-		time.Sleep(100 * time.Millisecond << i) // want `no-jitter: ` `no-cap: `
+		// 3 attempts: the longest wait is 400 ms, the attempt limit caps it.
+		time.Sleep(100 * time.Millisecond << i) // want `no-jitter: `
 	}
 	return ErrNotConnected
 }

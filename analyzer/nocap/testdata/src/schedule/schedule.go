@@ -1,0 +1,102 @@
+// Package schedule retries with growing waits whose attempt limit is, or
+// is not, short enough to stand for a cap.
+package schedule
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"time"
+)
+
+var errBusy = errors.New("busy")
+
+func try(ctx context.Context) error { return errBusy }
+
+// Three attempts: the waits are 100 ms and 200 ms.
+func Three(ctx context.Context) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if err = try(ctx); err == nil || !errors.Is(err, errBusy) {
+			return err
+		}
+		time.Sleep(time.Duration(rand.Int64N(int64(100 * time.Millisecond << attempt))))
+	}
+	return err
+}
+
+// Four attempts doubling a variable from 50 ms: the last wait is 400 ms.
+func Four(ctx context.Context) error {
+	delay := 50 * time.Millisecond
+	var err error
+	for range 4 {
+		if err = try(ctx); err == nil || !errors.Is(err, errBusy) {
+			return err
+		}
+		time.Sleep(delay + time.Duration(rand.Int64N(int64(delay))))
+		delay *= 2
+	}
+	return err
+}
+
+const maxAttempts = 10
+
+// Ten attempts doubling from 100 ms: the last waits are tens of seconds.
+func Ten(ctx context.Context) error {
+	var err error
+	for attempt := 0; attempt < maxAttempts; attempt++ {
+		if err = try(ctx); err == nil || !errors.Is(err, errBusy) {
+			return err
+		}
+		time.Sleep(time.Duration(rand.Int64N(int64(100 * time.Millisecond << attempt)))) // want `no-cap: `
+	}
+	return err
+}
+
+// Powers grows with math.Pow over six attempts: 3.2 s at the end.
+func Powers(ctx context.Context) error {
+	var err error
+	for i := 0; i < 6; i++ {
+		if err = try(ctx); err == nil || !errors.Is(err, errBusy) {
+			return err
+		}
+		d := time.Duration(math.Pow(2, float64(i))) * 100 * time.Millisecond
+		time.Sleep(d + time.Duration(rand.Int64N(int64(d)))) // want `no-cap: `
+	}
+	return err
+}
+
+// Gentle grows by a quarter each round, forever.
+func Gentle(ctx context.Context) error {
+	interval := time.Second
+	for {
+		err := try(ctx)
+		if err == nil || !errors.Is(err, errBusy) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(interval + time.Duration(rand.Int64N(int64(interval/2)))): // want `no-cap: `
+		}
+		interval = time.Duration(float64(interval) * 1.25)
+	}
+}
+
+// Capped clamps the growth.
+func Capped(ctx context.Context) error {
+	interval := time.Second
+	for {
+		err := try(ctx)
+		if err == nil || !errors.Is(err, errBusy) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(interval + time.Duration(rand.Int64N(int64(interval/2)))):
+		}
+		interval = min(time.Duration(float64(interval)*1.25), time.Minute)
+	}
+}

@@ -1,0 +1,222 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"math"
+	"time"
+)
+
+// shortSchedule is the longest wait a growing delay may reach without a
+// cap of its own: a schedule bounded by a few attempts ends before its
+// waits grow long (3 attempts from 100 ms wait at most 400 ms), while 6
+// attempts from 100 ms reach 3.2 s and need a cap.
+const shortSchedule = time.Second
+
+// capShortSchedules marks as capped the growing waits of a loop with a
+// constant attempt limit whose last wait, computed from the constants of
+// the loop, is at most shortSchedule: the attempt limit is their cap.
+func (a *checker) capShortSchedules(fc *funcCtx, lc *loopCtx, l *Loop) {
+	if l.Attempts <= 0 {
+		return
+	}
+	for _, w := range l.Waits {
+		if !w.Source.Grows || w.Source.Capped || w.Source.Unknown || w.Delay == nil {
+			continue
+		}
+		ev := &scheduleEval{a: a, fc: fc, lc: lc, rounds: l.Attempts - 1}
+		if d, ok := ev.eval(w.Delay, 0); ok && d >= 0 && d <= float64(shortSchedule) {
+			w.Source.Capped = true
+		}
+	}
+}
+
+// scheduleEval evaluates a delay expression at the last attempt of a loop:
+// counters at their last value, a variable multiplied every round at its
+// last product. Random draws count at their upper bound.
+type scheduleEval struct {
+	a      *checker
+	fc     *funcCtx
+	lc     *loopCtx
+	rounds int // rounds before the last attempt
+}
+
+const maxScheduleDepth = 12
+
+func (ev *scheduleEval) eval(e ast.Expr, depth int) (float64, bool) {
+	if depth > maxScheduleDepth {
+		return 0, false
+	}
+	info := ev.a.info()
+	if tv, ok := info.Types[e]; ok && tv.Value != nil {
+		v, ok := constant.Float64Val(constant.ToFloat(tv.Value))
+		return v, ok
+	}
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return ev.variable(info.ObjectOf(e), depth)
+	case *ast.SelectorExpr:
+		if v, ok := info.ObjectOf(e.Sel).(*types.Var); ok {
+			return ev.variable(v, depth)
+		}
+	case *ast.BinaryExpr:
+		x, ok1 := ev.eval(e.X, depth+1)
+		y, ok2 := ev.eval(e.Y, depth+1)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		switch e.Op {
+		case token.ADD:
+			return x + y, true
+		case token.SUB:
+			return x - y, true
+		case token.MUL:
+			return x * y, true
+		case token.QUO:
+			if y != 0 {
+				return x / y, true
+			}
+		case token.SHL:
+			if y >= 0 && y < 63 {
+				return x * math.Pow(2, y), true
+			}
+		}
+	case *ast.CallExpr:
+		return ev.call(e, depth)
+	}
+	return 0, false
+}
+
+func (ev *scheduleEval) call(call *ast.CallExpr, depth int) (float64, bool) {
+	info := ev.a.info()
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
+		return ev.eval(call.Args[0], depth+1) // a conversion
+	}
+	args := func() ([]float64, bool) {
+		var out []float64
+		for _, arg := range call.Args {
+			v, ok := ev.eval(arg, depth+1)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, v)
+		}
+		return out, true
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := info.Uses[id].(*types.Builtin); ok && (b.Name() == "min" || b.Name() == "max") {
+			vs, ok := args()
+			if !ok || len(vs) == 0 {
+				return 0, false
+			}
+			r := vs[0]
+			for _, v := range vs[1:] {
+				if b.Name() == "min" {
+					r = math.Min(r, v)
+				} else {
+					r = math.Max(r, v)
+				}
+			}
+			return r, true
+		}
+	}
+	fn := ev.a.callee(call)
+	switch {
+	case isPkgFunc(fn, "math", "Pow"):
+		if vs, ok := args(); ok && len(vs) == 2 {
+			return math.Pow(vs[0], vs[1]), true
+		}
+	case ev.a.isRandom(call) && len(call.Args) >= 1:
+		// rand.Int63n(n), rand.N(d): at most the bound.
+		return ev.eval(call.Args[len(call.Args)-1], depth+1)
+	}
+	return 0, false
+}
+
+// variable is a counter at its last value, a variable the loop multiplies
+// at its last product, or a variable set once to a constant.
+func (ev *scheduleEval) variable(obj types.Object, depth int) (float64, bool) {
+	if obj == nil {
+		return 0, false
+	}
+	var inside, before []assignment
+	for _, as := range ev.fc.assigns[obj] {
+		if ev.lc.contains(as.pos) {
+			inside = append(inside, as)
+		} else if as.pos < ev.lc.start {
+			before = append(before, as)
+		}
+	}
+	start := func() (float64, bool) {
+		if len(before) != 1 || before[0].rhs == nil {
+			if len(before) == 1 && before[0].tok == token.DEFINE && before[0].rhs == nil {
+				return 0, true // var n int
+			}
+			return 0, false
+		}
+		return ev.eval(before[0].rhs, depth+1)
+	}
+	if len(inside) == 0 {
+		return start()
+	}
+	// The for statement's own init counts as before the loop.
+	if len(before) == 0 {
+		for _, as := range inside {
+			if as.tok == token.DEFINE && as.rhs != nil && as.pos < ev.bodyStart() {
+				before = append(before, as)
+			}
+		}
+		inside = withoutDefines(inside, ev.bodyStart())
+	}
+	if len(inside) == 0 && ev.lc.counters[obj] {
+		// A range key: 0, 1, ... attempts-1.
+		return float64(ev.rounds), true
+	}
+	v, ok := start()
+	if !ok {
+		return 0, false
+	}
+	for _, as := range inside {
+		step := 1.0
+		if as.rhs != nil {
+			s, ok := ev.eval(as.rhs, depth+1)
+			if !ok {
+				return 0, false
+			}
+			step = s
+		}
+		switch as.tok {
+		case token.INC, token.ADD_ASSIGN:
+			v += step * float64(ev.rounds)
+		case token.MUL_ASSIGN:
+			v *= math.Pow(step, float64(ev.rounds))
+		case token.SHL_ASSIGN:
+			v *= math.Pow(2, step*float64(ev.rounds))
+		default:
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+func (ev *scheduleEval) bodyStart() token.Pos {
+	switch s := ev.lc.node.(type) {
+	case *ast.ForStmt:
+		return s.Body.Pos()
+	case *ast.RangeStmt:
+		return s.Body.Pos()
+	}
+	return ev.lc.start
+}
+
+func withoutDefines(list []assignment, before token.Pos) []assignment {
+	var out []assignment
+	for _, as := range list {
+		if !(as.tok == token.DEFINE && as.pos < before) && as.tok != token.RANGE {
+			out = append(out, as)
+		}
+	}
+	return out
+}
