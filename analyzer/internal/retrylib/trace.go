@@ -1356,10 +1356,15 @@ type opKind struct {
 func (t *tracer) operation(e ast.Expr, k opKind) verdict {
 	_, body, in := t.funcOf(e)
 	if body == nil {
+		if pkg := t.foreignFunc(e); pkg != nil && !t.mayKnow(pkg, k.path) {
+			// A function of a package that does not know the library
+			// cannot mark a failure permanent, nor retryable.
+			return verdict{known: true, retries: len(k.retry) == 0}
+		}
 		return verdict{classified: true, retries: true}
 	}
 	v := verdict{known: true}
-	if len(k.stop) > 0 && in.stopsOnInspection(body, k, 2) {
+	if len(k.stop) > 0 && (in.stopsOnInspection(body, k, 2) || in.stopInsideInspection(body, k)) {
 		v.classified = true
 	}
 	if len(k.retry) > 0 {
@@ -1387,6 +1392,124 @@ func (t *tracer) operation(e ast.Expr, k opKind) verdict {
 		}
 	})
 	return v
+}
+
+// foreignFunc returns the package of the function or method an
+// operation names when it belongs to another package, nil otherwise.
+func (t *tracer) foreignFunc(e ast.Expr) *types.Package {
+	x, where := t.value(e)
+	var obj types.Object
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		obj = where.info.Uses[x]
+	case *ast.SelectorExpr:
+		if s, ok := where.info.Selections[x]; ok {
+			obj = s.Obj()
+		} else {
+			obj = where.info.Uses[x.Sel]
+		}
+	}
+	fn, ok := obj.(*types.Func)
+	if !ok || fn.Pkg() == nil || where.funcDecl(fn) != nil || t.fileOf(fn.Pos()) != nil {
+		return nil
+	}
+	return fn.Pkg()
+}
+
+// mayKnow reports whether another package's function may mark failures
+// for the library at path: not if it is in the standard library, nor if
+// it is in another repository that does not import the library; perhaps
+// if it is in the same repository (its export data need not show an
+// import used only in function bodies).
+func (t *tracer) mayKnow(pkg *types.Package, path string) bool {
+	if first, _, _ := strings.Cut(pkg.Path(), "/"); !strings.Contains(first, ".") {
+		return false
+	}
+	if cur := t.currentPackage(); cur != nil && sameRepository(cur.Path(), pkg.Path()) {
+		return true
+	}
+	for _, p := range pkg.Imports() {
+		if Path(p) == path {
+			return true
+		}
+	}
+	return false
+}
+
+// currentPackage returns the package being analysed.
+func (t *tracer) currentPackage() *types.Package {
+	for id, obj := range t.info.Defs {
+		if obj != nil && obj.Pkg() != nil && t.fileOf(id.Pos()) != nil {
+			return obj.Pkg()
+		}
+	}
+	return nil
+}
+
+// sameRepository compares the first three elements of two import paths
+// (host/owner/repository).
+func sameRepository(a, b string) bool {
+	pa, pb := strings.SplitN(a, "/", 4), strings.SplitN(b, "/", 4)
+	if len(pa) < 3 || len(pb) < 3 {
+		return pa[0] == pb[0]
+	}
+	return pa[0] == pb[0] && pa[1] == pb[1] && pa[2] == pb[2]
+}
+
+// stopInsideInspection reports a permanent-failure mark (backoff.Permanent,
+// retry.Unrecoverable) made inside an if or case whose condition looks at
+// the failure, wherever it is then returned: if isFatal(err) { err =
+// backoff.Permanent(err) }.
+func (t *tracer) stopInsideInspection(body *ast.BlockStmt, k opKind) bool {
+	found := false
+	var walk func(n ast.Node, inspected bool)
+	walk = func(n ast.Node, inspected bool) {
+		ast.Inspect(n, func(c ast.Node) bool {
+			if found {
+				return false
+			}
+			switch c := c.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.IfStmt:
+				in := inspected || t.inspects(c.Cond)
+				if c.Init != nil {
+					walk(c.Init, inspected)
+				}
+				walk(c.Body, in)
+				if c.Else != nil {
+					walk(c.Else, in)
+				}
+				return false
+			case *ast.SwitchStmt:
+				for _, cl := range c.Body.List {
+					cc := cl.(*ast.CaseClause)
+					in := inspected
+					for _, cond := range caseConds(c.Tag, cc.List) {
+						in = in || t.inspects(cond)
+					}
+					for _, st := range cc.Body {
+						walk(st, in)
+					}
+				}
+				return false
+			case *ast.TypeSwitchStmt:
+				in := inspected
+				if x := typeSwitchSubject(c); x != nil {
+					in = in || t.inspects(x)
+				}
+				walk(c.Body, in)
+				return false
+			case *ast.CallExpr:
+				if _, ok := isCall(t.info, c, k.path, k.stop...); ok && inspected {
+					found = true
+				}
+			}
+			return true
+		})
+	}
+	walk(body, false)
+	return found
 }
 
 // stopsOnInspection reports whether a function returns a permanent

@@ -2,6 +2,7 @@ package cenkaltiv4
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"net/http"
@@ -183,4 +184,32 @@ func ticker(ctx context.Context) error {
 		break
 	}
 	return err
+}
+
+type pinger interface{ Ping() error }
+
+func foreignOp(db *sql.DB, p pinger) error {
+	_ = backoff.Retry(p.Ping, backoff.NewExponentialBackOff())     // want `attempts=0 deadline=true ctx=false delay=grows\+random\+capped at=backoff.NewExponentialBackOff\(\) classified=true`
+	return backoff.Retry(db.Ping, backoff.NewExponentialBackOff()) // want `attempts=0 deadline=true ctx=false delay=grows\+random\+capped at=backoff.NewExponentialBackOff\(\) classified=false`
+}
+
+func assignedPermanent(ctx context.Context) error {
+	return backoff.Retry(func() error { // want `attempts=0 deadline=true ctx=false delay=grows\+random\+capped at=backoff.NewExponentialBackOff\(\) classified=true`
+		_, err := get(ctx)
+		if errors.Is(err, errNotFound) {
+			err = backoff.Permanent(err)
+		}
+		return err
+	}, backoff.NewExponentialBackOff())
+}
+
+func permanentForLocalErrors(ctx context.Context, body []byte) error {
+	return backoff.Retry(func() error { // want `attempts=0 deadline=true ctx=false delay=grows\+random\+capped at=backoff.NewExponentialBackOff\(\) classified=false`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://x", nil)
+		if err != nil {
+			return backoff.Permanent(err)
+		}
+		_, err = http.DefaultClient.Do(req)
+		return err
+	}, backoff.NewExponentialBackOff())
 }
