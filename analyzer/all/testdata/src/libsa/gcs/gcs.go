@@ -3,6 +3,7 @@ package gcs
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -97,4 +98,36 @@ func NewCallOptions() *CallOptions {
 			}),
 		},
 	}
+}
+
+// Objects is a generated client's method.
+func (c *Client) Objects(ctx context.Context, prefix string, opts ...gax.CallOption) error {
+	return nil
+}
+
+// ListAll passes a retryer of transient codes to the client's method.
+func (c *Client) ListAll(ctx context.Context) error {
+	return c.Objects(ctx, "", gax.WithRetry(func() gax.Retryer {
+		return gax.OnCodes([]codes.Code{codes.Unavailable, codes.Aborted}, gax.Backoff{Initial: 50 * time.Millisecond, Max: 2 * time.Second})
+	}))
+}
+
+func transient(err error) bool {
+	var he interface{ HTTPCode() int }
+	if errors.As(err, &he) {
+		return he.HTTPCode() == http.StatusTooManyRequests || he.HTTPCode() >= 500
+	}
+	return false
+}
+
+// Compose retries what its predicate calls transient.
+func (c *Client) Compose(ctx context.Context) error {
+	return gax.Invoke(ctx, c.rpc, gax.WithTimeout(time.Minute), gax.WithRetry(func() gax.Retryer {
+		return gax.OnErrorFunc(gax.Backoff{Initial: time.Second, Max: 32 * time.Second, Multiplier: 2}, transient)
+	}))
+}
+
+// Head makes one attempt: no retryer is given.
+func (c *Client) Head(ctx context.Context) error {
+	return gax.Invoke(ctx, c.rpc, gax.WithTimeout(10*time.Second))
 }

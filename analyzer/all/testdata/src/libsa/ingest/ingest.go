@@ -106,3 +106,37 @@ func (p *Pusher) Detached(ctx context.Context, batch []byte) error {
 	}
 	return b.Err()
 }
+
+var pushBackoff = backoff.Config{MinBackoff: 250 * time.Millisecond, MaxBackoff: 5 * time.Second, MaxRetries: 8}
+
+// PushPackaged uses the package's back-off configuration.
+func (p *Pusher) PushPackaged(ctx context.Context, batch []byte) error {
+	b := backoff.New(ctx, pushBackoff)
+	for b.Ongoing() {
+		err := p.remote.Push(ctx, batch)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, ErrOutOfOrder):
+			return err
+		}
+		b.Wait()
+	}
+	return b.Err()
+}
+
+// PushEach pushes every batch with a back-off of its own, built once per
+// batch.
+func (p *Pusher) PushEach(ctx context.Context, batches [][]byte) error {
+	for _, batch := range batches {
+		b := backoff.New(ctx, backoff.Config{MinBackoff: 100 * time.Millisecond, MaxBackoff: time.Second, MaxRetries: 3})
+		for b.Ongoing() {
+			err := p.remote.Push(ctx, batch)
+			if err == nil || errors.Is(err, ErrOutOfOrder) {
+				break
+			}
+			b.Wait()
+		}
+	}
+	return nil
+}

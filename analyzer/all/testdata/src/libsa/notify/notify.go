@@ -141,3 +141,35 @@ func (n *Notifier) Digest(ctx context.Context, to string) error {
 		retry.OnRetry(func(n uint, err error) {}),
 	)
 }
+
+// Escalate retries until the caller's context ends.
+func (n *Notifier) Escalate(ctx context.Context, to string) error {
+	return retry.Do(func() error { return n.sms.Send(ctx, to, "escalation") },
+		retry.UntilSucceeded(),
+		retry.Context(ctx),
+		retry.DelayType(retry.CombineDelay(retry.BackOffDelay, retry.RandomDelay)),
+		retry.MaxDelay(time.Minute),
+		retry.RetryIf(isTemporary),
+	)
+}
+
+// Broadcast makes three quick attempts per device and gives up on a bad
+// address.
+func (n *Notifier) Broadcast(ctx context.Context, devices []string) error {
+	for _, d := range devices {
+		err := retry.Do(func() error {
+			if err := n.push.Send(ctx, d, "news"); err != nil {
+				var he *HTTPError
+				if errors.As(err, &he) && he.Code < 500 {
+					return retry.Unrecoverable(err)
+				}
+				return err
+			}
+			return nil
+		}, retry.Attempts(3), retry.Context(ctx))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -145,3 +145,23 @@ func (b *Bucket) Copy(ctx context.Context, from, to string) error {
 		}
 	}
 }
+
+// Temporary is a failure the store says may pass.
+type Temporary interface{ Temporary() bool }
+
+// List retries only failures the transport calls temporary.
+func (b *Bucket) List(ctx context.Context, prefix string) ([]string, error) {
+	backoff := retry.WithMaxRetries(4, retry.WithJitter(100*time.Millisecond, retry.NewExponential(250*time.Millisecond)))
+	return retry.DoValue(ctx, backoff, func(ctx context.Context) ([]string, error) {
+		resp, err := b.do(ctx, http.MethodGet, "?prefix="+prefix)
+		if err != nil {
+			var t Temporary
+			if errors.As(err, &t) && t.Temporary() {
+				return nil, retry.RetryableError(err)
+			}
+			return nil, err
+		}
+		resp.Body.Close()
+		return nil, nil
+	})
+}
