@@ -128,7 +128,7 @@ func (a *checker) libraryLoop(fn ast.Node, r *retrylib.Retrier) *Loop {
 // Subject names the loop in messages: "retry loop", or the library call
 // that retries ("backoff.Retry").
 func (l *Loop) Subject() string {
-	if l.Library != nil {
+	if l.Library != nil && l.Library.Loop == nil {
 		return l.LibraryCall()
 	}
 	return "retry loop"

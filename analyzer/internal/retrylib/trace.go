@@ -358,27 +358,30 @@ func literalFields(lit *ast.CompositeLit) fields {
 	return f
 }
 
-// setAfter adds to f the fields of the variable e names that are assigned
-// after it was built and before the use: b.MaxElapsedTime = 0.
+// setAfter adds to f the fields of the variable that holds the value e
+// denotes which are assigned after it was built and before the use:
+// b := backoff.NewExponentialBackOff(); b.MaxElapsedTime = 0. The
+// variable may be e itself, or one e was copied from, also in a
+// constructor that stores it in a field.
 func (t *tracer) setAfter(f fields, e ast.Expr) {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
+	v, where := t.holder(e)
+	if v == nil {
 		return
 	}
-	v, ok := t.info.ObjectOf(id).(*types.Var)
-	if !ok {
-		return
-	}
-	body := t.body
+	body := where.body
 	if body == nil || !(body.Pos() <= v.Pos() && v.Pos() < body.End()) {
 		body = t.declaringBody(v.Pos())
 	}
 	if body == nil {
 		return
 	}
+	use := t.use
+	if !(body.Pos() <= use && use < body.End()) {
+		use = body.End()
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
-		if !ok || as.Pos() >= t.use || len(as.Lhs) != len(as.Rhs) {
+		if !ok || as.Pos() >= use || len(as.Lhs) != len(as.Rhs) {
 			return true
 		}
 		for i, l := range as.Lhs {
@@ -392,6 +395,49 @@ func (t *tracer) setAfter(f fields, e ast.Expr) {
 		}
 		return true
 	})
+}
+
+// holder returns the last variable on the way from e to the value it
+// denotes: the one the constructor's result was assigned to.
+func (t *tracer) holder(e ast.Expr) (*types.Var, *tracer) {
+	var held *types.Var
+	cur := t
+	for range maxTrace {
+		e = ast.Unparen(e)
+		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			e = u.X
+			continue
+		}
+		var rhs ast.Expr
+		var where *tracer
+		switch x := e.(type) {
+		case *ast.Ident:
+			v, ok := cur.info.Uses[x].(*types.Var)
+			if !ok {
+				return held, cur
+			}
+			held = v
+			rhs, where = cur.assigned(v)
+		case *ast.SelectorExpr:
+			v, ok := cur.info.Uses[x.Sel].(*types.Var)
+			if !ok || !v.IsField() {
+				return held, cur
+			}
+			rhs, where = cur.fieldValue(v)
+		default:
+			return held, cur
+		}
+		if rhs == nil {
+			return held, cur
+		}
+		switch ast.Unparen(rhs).(type) {
+		case *ast.Ident, *ast.SelectorExpr, *ast.UnaryExpr:
+			e, cur = rhs, where
+			continue
+		}
+		return held, cur
+	}
+	return held, cur
 }
 
 // options expands the variadic options of a call: each argument, and for

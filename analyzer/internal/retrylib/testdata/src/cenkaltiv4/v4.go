@@ -213,3 +213,18 @@ func permanentForLocalErrors(ctx context.Context, body []byte) error {
 		return err
 	}, backoff.NewExponentialBackOff())
 }
+
+type worker struct{ b backoff.BackOff }
+
+func newWorker() *worker {
+	b := backoff.NewExponentialBackOff()
+	b.MaxElapsedTime = 0
+	return &worker{b: b}
+}
+
+func (w *worker) run(ctx context.Context) error {
+	return backoff.Retry(func() error { // want `attempts=0 deadline=false ctx=false delay=grows\+random\+capped at=backoff.NewExponentialBackOff\(\) classified=false`
+		_, err := get(ctx)
+		return err
+	}, w.b)
+}
