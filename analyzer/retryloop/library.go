@@ -35,6 +35,9 @@ func (a *checker) libraryLoops(fn ast.Node, body *ast.BlockStmt, hand []*Loop) [
 					a.pace(h, r)
 					return true
 				}
+				if !r.Governs {
+					return true // the loop it paces is not a retry loop
+				}
 			}
 			loops = append(loops, a.libraryLoop(fn, r))
 		}
