@@ -85,10 +85,9 @@ func (t *tracer) dskitConfig(newCall *ast.CallExpr, cfg ast.Expr) schedule {
 	}
 	s.initial, s.initialKnown = min, minKnown
 	switch {
+	case minKnown && min == 0:
+		s.waits = false // the window starts and stays at zero
 	case minKnown && maxKnown && max <= min:
-		if min == 0 {
-			s.waits = false
-		}
 		if e, ok := fields["MinBackoff"]; ok {
 			s.delay.Value = where.durationText(e)
 		} else {

@@ -1250,7 +1250,7 @@ func (t *tracer) inspectingCall(call *ast.CallExpr) bool {
 		return false
 	}
 	for _, a := range call.Args {
-		if isError(t.info.TypeOf(a)) || mentionsErrorText(t.info, a) {
+		if isError(t.info.TypeOf(a)) || mentionsErrorText(t.info, a) || isFailureValue(t.info.TypeOf(a), a) {
 			return true
 		}
 	}
@@ -1289,6 +1289,31 @@ func implementsPtr(t types.Type) bool {
 		return false
 	}
 	return types.Implements(types.NewPointer(t), errorType)
+}
+
+// isFailureValue reports an argument that describes a failure: an HTTP
+// response, a gRPC code or status, or a status-code integer
+// (resp.StatusCode, code): shouldRetry(resp), retryable(resp.StatusCode).
+func isFailureValue(t types.Type, e ast.Expr) bool {
+	if t == nil {
+		return false
+	}
+	if isGRPCCode(t) {
+		return true
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		if n, ok := types.Unalias(p.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil {
+			path, name := n.Obj().Pkg().Path(), n.Obj().Name()
+			if path == "net/http" && name == "Response" || strings.HasSuffix(path, "grpc/status") && name == "Status" {
+				return true
+			}
+		}
+	}
+	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+		text := strings.ToLower(types.ExprString(e))
+		return strings.Contains(text, "status") || strings.Contains(text, "code")
+	}
+	return false
 }
 
 // mentionsErrorText reports an err.Error() inside e.

@@ -228,3 +228,18 @@ func (w *worker) run(ctx context.Context) error {
 		return err
 	}, w.b)
 }
+
+func retryableStatus(code int) bool { return code == http.StatusTooManyRequests || code >= 500 }
+
+func statusPredicate(ctx context.Context) error {
+	return backoff.Retry(func() error { // want `attempts=0 deadline=true ctx=false delay=grows\+random\+capped at=backoff.NewExponentialBackOff\(\) classified=true`
+		resp, err := get(ctx)
+		if err != nil {
+			return err
+		}
+		if !retryableStatus(resp.StatusCode) {
+			return backoff.Permanent(fmt.Errorf("status %d", resp.StatusCode))
+		}
+		return fmt.Errorf("status %d", resp.StatusCode)
+	}, backoff.NewExponentialBackOff())
+}
