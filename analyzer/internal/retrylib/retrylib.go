@@ -45,8 +45,8 @@ type Retrier struct {
 	// Delay is the shape of the wait between attempts.
 	Delay Delay
 	// DelayAt is the expression that configures the wait (the back-off
-	// value or option), or Call when the defaults apply. Findings about
-	// the wait are reported on it.
+	// value or option, the field set), or the called function (Call.Fun)
+	// when the defaults apply. Findings about the wait are reported on it.
 	DelayAt ast.Expr
 	// Classified reports whether only some errors are retried: a retry
 	// predicate that inspects the error (retry.RetryIf, retry.OnError's

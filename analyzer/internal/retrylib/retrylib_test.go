@@ -73,7 +73,7 @@ func text(r *retrylib.Retrier) string {
 	} else {
 		fmt.Fprintf(&b, " delay=%s", shape(r.Delay))
 	}
-	if r.DelayAt != nil && r.DelayAt != ast.Expr(r.Call) {
+	if r.DelayAt != nil && r.DelayAt != r.Call.Fun {
 		fmt.Fprintf(&b, " at=%s", types.ExprString(r.DelayAt))
 	}
 	fmt.Fprintf(&b, " classified=%v", r.Classified)

@@ -1509,9 +1509,9 @@ func (t *tracer) mayKnow(pkg *types.Package, path string) bool {
 
 // currentPackage returns the package being analysed.
 func (t *tracer) currentPackage() *types.Package {
-	for id, obj := range t.info.Defs {
-		if obj != nil && obj.Pkg() != nil && t.fileOf(id.Pos()) != nil {
-			return obj.Pkg()
+	for _, obj := range t.info.Defs {
+		if obj != nil && obj.Pkg() != nil {
+			return obj.Pkg() // Defs holds the package's own objects only
 		}
 	}
 	return nil
@@ -1690,7 +1690,7 @@ func (s schedule) retrier(lib string, call *ast.CallExpr, op ast.Expr, v verdict
 	}
 	at := s.at
 	if at == nil {
-		at = call
+		at = call.Fun
 	}
 	return &Retrier{
 		Library:      lib,
