@@ -35,6 +35,10 @@ func (a *checker) libraryLoops(fn ast.Node, body *ast.BlockStmt, hand []*Loop) [
 					a.pace(h, r)
 					return true
 				}
+				if h := loopAt(loops, r.Loop); h != nil {
+					a.pace(h, r) // a second wait of the same loop
+					return true
+				}
 				if !r.Governs {
 					return true // the loop it paces is not a retry loop
 				}

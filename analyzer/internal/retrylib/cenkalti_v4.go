@@ -67,6 +67,9 @@ func cenkaltiTicker(t *tracer, call *ast.CallExpr, path string) *Retrier {
 		return nil
 	}
 	op := firstErrorCall(t.info, loopBody(loop))
+	if op == nil {
+		return nil // nothing in the loop can fail
+	}
 	r := s.retrier(path, call, op, verdict{classified: t.loopInspects(loop)})
 	r.Loop = loop
 	_, r.Governs = loop.(*ast.RangeStmt)

@@ -49,6 +49,9 @@ func dskit(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.
 	classified := true
 	if loop != nil {
 		op, classified = firstErrorCall(t.info, loopBody(loop)), t.loopInspects(loop)
+		if op == nil {
+			return nil // nothing in the loop can fail: a pacing, not a retry
+		}
 	}
 	r := s.retrier(dskitPath, call, op, verdict{classified: classified})
 	r.Loop = loop

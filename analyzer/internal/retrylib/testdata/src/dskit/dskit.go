@@ -62,3 +62,22 @@ func (i *ingester) fromFlags(ctx context.Context) error {
 	}
 	return b.Err()
 }
+
+func watch(ctx context.Context, w func(context.Context)) {
+	b := backoff.New(ctx, backoff.Config{MinBackoff: 100 * time.Millisecond, MaxBackoff: 5 * time.Second})
+	for b.Ongoing() {
+		w(ctx) // nothing here fails: the back-off only paces a watch
+		b.Wait()
+	}
+}
+
+func postStatement(ctx context.Context) error {
+	retries := backoff.New(ctx, backoff.Config{MinBackoff: time.Second, MaxBackoff: time.Second})
+	var err error
+	for ; retries.Ongoing(); retries.Wait() { // want `attempts=0 deadline=false ctx=true delay=const\(1s\) at=backoff.Config{.*} classified=false loop`
+		if err = push(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}
