@@ -6,7 +6,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
-	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 	"github.com/retrylint/retrylint/docs"
 )
@@ -36,8 +35,8 @@ func run(pass *analysis.Pass) (any, error) {
 		if w.Delay == nil || !w.Source.Constant() {
 			continue
 		}
-		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(), retrylib.Advise(w.Library, Rule,
-			lw.Loop.Subject()+" waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; back off exponentially with random jitter and a cap"))
+		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
+			lw.Loop.Subject()+" waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; "+lw.Loop.LibraryFix(Rule, "back off exponentially with random jitter and a cap"))
 	}
 	return nil, nil
 }

@@ -6,7 +6,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
-	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 	"github.com/retrylint/retrylint/docs"
 )
@@ -32,8 +31,8 @@ func run(pass *analysis.Pass) (any, error) {
 		if !s.Grows || s.Capped || s.Unknown {
 			continue
 		}
-		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(), retrylib.Advise(w.Library, Rule,
-			"retry wait ("+types.ExprString(w.Delay)+") grows with the attempt without an upper bound; late attempts wait far longer than the outage lasts; clamp it, e.g. min(d, maxDelay)"))
+		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
+			"retry wait ("+types.ExprString(w.Delay)+") grows with the attempt without an upper bound; late attempts wait far longer than the outage lasts; "+lw.Loop.LibraryFix(Rule, "clamp it, e.g. min(d, maxDelay)"))
 	}
 	return nil, nil
 }

@@ -6,7 +6,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
-	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 	"github.com/retrylint/retrylint/docs"
 )
@@ -32,8 +31,8 @@ func run(pass *analysis.Pass) (any, error) {
 		if !s.Grows || s.Random || s.Unknown {
 			continue
 		}
-		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(), retrylib.Advise(w.Library, Rule,
-			"retry wait ("+types.ExprString(w.Delay)+") grows with the attempt but nothing random enters it; clients that failed together back off on the same schedule and still retry together; add jitter, e.g. full jitter rand.N(d)"))
+		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
+			"retry wait ("+types.ExprString(w.Delay)+") grows with the attempt but nothing random enters it; clients that failed together back off on the same schedule and still retry together; "+lw.Loop.LibraryFix(Rule, "add jitter, e.g. full jitter rand.N(d)"))
 	}
 	return nil, nil
 }

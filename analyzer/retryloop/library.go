@@ -77,6 +77,9 @@ func (a *checker) pace(h *Loop, r *retrylib.Retrier) {
 		waits = append(waits, w)
 	}
 	h.Waits = waits
+	if r.Governs && h.Library == nil {
+		h.Library = r // the library's answer is the loop's condition
+	}
 	if h.Bound == BoundNone || r.Governs {
 		h.Bound = lib.Bound
 	}
@@ -125,7 +128,7 @@ func (a *checker) libraryLoop(fn ast.Node, r *retrylib.Retrier) *Loop {
 		}
 		l.Waits = []*Wait{{
 			Kind: WaitLibrary, Node: at, Delay: at, Source: d,
-			ContextAware: r.Context, Fresh: r.Fresh, Library: r,
+			ContextAware: r.Context, Fresh: r.Fresh,
 		}}
 	}
 	l.Context = a.contextInScope(l.Pos)
@@ -148,4 +151,13 @@ func (l *Loop) LibraryCall() string {
 		return ""
 	}
 	return types.ExprString(l.Library.Call.Fun)
+}
+
+// LibraryFix returns the fix the library of a FormLibrary loop gives for
+// rule, in the library's own terms, or def.
+func (l *Loop) LibraryFix(rule, def string) string {
+	if l.Library != nil && l.Library.Fixes[rule] != "" {
+		return l.Library.Fixes[rule]
+	}
+	return def
 }

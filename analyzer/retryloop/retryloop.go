@@ -144,8 +144,6 @@ type Wait struct {
 	// Fresh reports a library back-off created anew on every attempt: it
 	// waits its first interval every time and never grows.
 	Fresh bool
-	// Library is the library call that configures a WaitLibrary wait.
-	Library *retrylib.Retrier
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -6,7 +6,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
-	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 	"github.com/retrylint/retrylint/docs"
 )
@@ -48,9 +47,9 @@ func run(pass *analysis.Pass) (any, error) {
 		case open:
 			msg = l.Subject() + " retries " + breaker + "; the breaker fails fast on purpose to shed load and the retry defeats it; treat the open error as permanent and give up at once"
 		default:
-			msg = l.Subject() + " retries " + strings.Join(codes, ", ") + ", which cannot succeed on retry; each retry adds load for nothing; return these at once and retry only 408, 429, 5xx or Unavailable, DeadlineExceeded, ResourceExhausted, Aborted"
+			msg = l.Subject() + " retries " + strings.Join(codes, ", ") + ", which cannot succeed on retry; each retry adds load for nothing; " + l.LibraryFix(Rule, "return these at once and retry only 408, 429, 5xx or Unavailable, DeadlineExceeded, ResourceExhausted, Aborted")
 		}
-		diag.Report(pass, Rule, l.Pos, l.Pos, retrylib.Advise(l.Library, Rule, msg))
+		diag.Report(pass, Rule, l.Pos, l.Pos, msg)
 	}
 	return nil, nil
 }

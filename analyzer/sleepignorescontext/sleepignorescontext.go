@@ -12,7 +12,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
-	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 	"github.com/retrylint/retrylint/docs"
 )
@@ -39,7 +38,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if w.Kind == retryloop.WaitLibrary {
 			ctx := l.Context.Name()
-			diag.Report(pass, Rule, l.Pos, l.Pos, retrylib.Advise(w.Library, Rule, fmt.Sprintf("%s waits between attempts without %s although it is in scope; cancellation cannot stop the retry and the caller's deadline is ignored; give the retry the context", l.Subject(), ctx)))
+			diag.Report(pass, Rule, l.Pos, l.Pos, fmt.Sprintf("%s waits between attempts without %s although it is in scope; cancellation cannot stop the retry and the caller's deadline is ignored; %s", l.Subject(), ctx, l.LibraryFix(Rule, "give the retry the context")))
 			continue
 		}
 		var how string

@@ -4,7 +4,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
-	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 	"github.com/retrylint/retrylint/docs"
 )
@@ -28,8 +27,8 @@ func run(pass *analysis.Pass) (any, error) {
 		if l.Bound != retryloop.BoundNone {
 			continue
 		}
-		diag.Report(pass, Rule, l.Pos, l.Pos, retrylib.Advise(l.Library, Rule,
-			l.Subject()+" has no attempt limit, deadline or context exit; against a dependency that stays down it retries forever; stop after a maximum number of attempts or when ctx.Done() is closed"))
+		diag.Report(pass, Rule, l.Pos, l.Pos,
+			l.Subject()+" has no attempt limit, deadline or context exit; against a dependency that stays down it retries forever; "+l.LibraryFix(Rule, "stop after a maximum number of attempts or when ctx.Done() is closed"))
 	}
 	return nil, nil
 }

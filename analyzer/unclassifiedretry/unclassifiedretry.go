@@ -6,7 +6,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
-	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 	"github.com/retrylint/retrylint/docs"
 )
@@ -34,8 +33,8 @@ func run(pass *analysis.Pass) (any, error) {
 		if len(l.Ops) > 0 {
 			op = types.ExprString(l.Ops[0].Fun)
 		}
-		diag.Report(pass, Rule, l.Pos, l.Pos, retrylib.Advise(l.Library, Rule,
-			l.Subject()+" retries every error of "+op+" without inspecting it; permanent failures (400, 401, 403, invalid input) are retried too and only add load; retry only transient errors, e.g. with errors.Is/As, a status-code check or a predicate such as isRetryable(err)"))
+		diag.Report(pass, Rule, l.Pos, l.Pos,
+			l.Subject()+" retries every error of "+op+" without inspecting it; permanent failures (400, 401, 403, invalid input) are retried too and only add load; "+l.LibraryFix(Rule, "retry only transient errors, e.g. with errors.Is/As, a status-code check or a predicate such as isRetryable(err)"))
 	}
 	return nil, nil
 }

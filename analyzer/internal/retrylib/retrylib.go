@@ -62,6 +62,16 @@ type Retrier struct {
 	// delay never grows. FreshAt is where it is created.
 	Fresh   bool
 	FreshAt ast.Expr
+	// Configures reports a call that sets up retries which run later, in
+	// other calls: a retrying client handed on (retryablehttp NewClient,
+	// StandardClient), an AWS retryer, a gRPC channel's retry policy. Its
+	// configuration is checked here, but calling it retries nothing, so it
+	// is no inner layer of a retry loop around it.
+	Configures bool
+	// Fixes gives, by rule name ("no-jitter"), the fix in the library's
+	// own terms ("set Jitter in the wait.Backoff"), for the rules whose
+	// message would otherwise suggest hand-written code.
+	Fixes map[string]string
 	// Loop is set when the library only paces or bounds a loop written by
 	// hand (time.Sleep(b.NextBackOff()), dskit's for b.Ongoing() { ...;
 	// b.Wait() }): Loop is that for or range statement, Call the library

@@ -1705,6 +1705,7 @@ func (s schedule) retrier(lib string, call *ast.CallExpr, op ast.Expr, v verdict
 		Classified:   v.classified,
 		Permanent:    v.permanent,
 		BoundUnknown: s.unknown,
+		Fixes:        fixes[lib],
 	}
 }
 
@@ -1717,23 +1718,6 @@ var fixes = map[string]map[string]string{
 	sethvargoPath:  sethvargoFixes,
 	dskitPath:      dskitFixes,
 	gaxPath:        gaxFixes,
-}
-
-// Advise rewrites the fix of a rule's message (its last clause, after
-// the last "; ") in the terms of the library a finding is about. It
-// returns msg unchanged for a hand-written loop, a library without advice
-// for the rule, or a back-off built anew on every attempt (whose fix is
-// the same for every library: build it once).
-func Advise(r *Retrier, rule, msg string) string {
-	if r == nil || r.Fresh {
-		return msg
-	}
-	fix := fixes[r.Library][rule]
-	i := strings.LastIndex(msg, "; ")
-	if fix == "" || i < 0 {
-		return msg
-	}
-	return msg[:i+2] + fix
 }
 
 // round finds what repeats a back-off's wait at pos: the innermost loop
