@@ -21,6 +21,8 @@ type checker struct {
 	summaries map[*types.Func]*summary
 	helpers   map[*ast.FuncDecl]*funcCtx
 	retries   *retryIndex
+	steps     map[*types.Func]*StepSummary
+	codes     map[*types.Func]*CodeSummary
 }
 
 func newAnalysis(pass *analysis.Pass) *checker {

@@ -317,7 +317,7 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 	case fn != nil && (fn.Name() == "After" || fn.Name() == "Before" || fn.Name() == "IsZero") && isTimeish(w.a.recvType(call)):
 		return split(in, bounded(BoundDeadline), bounded(BoundDeadline))
 	}
-	if w.inspectsFailure(call) || w.a.isClassifier(fn) {
+	if (w.inspectsFailure(call) && !w.a.ignoresFailure(fn)) || w.a.isClassifier(fn) {
 		var errArg ast.Expr
 		for _, arg := range call.Args {
 			if w.errKey(arg) != nil {

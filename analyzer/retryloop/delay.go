@@ -281,7 +281,7 @@ func (a *checker) refersTo(e ast.Expr, obj types.Object) bool {
 	return false
 }
 
-func (a *checker) mentions(e ast.Expr, obj types.Object) bool {
+func (a *checker) mentions(e ast.Node, obj types.Object) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {

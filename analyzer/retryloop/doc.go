@@ -29,5 +29,39 @@
 // switches, sentinel, status-code and gRPC-code comparisons, predicates), the
 // permanent failures it retries, and the context.Context in scope.
 //
+// Calls into known retry libraries (cenkalti/backoff v4 and v5,
+// avast/retry-go, sethvargo/go-retry, grafana/dskit backoff, gax-go,
+// go-retryablehttp, k8s wait and client-go retry, the AWS SDK retryers,
+// gRPC service-config retry policies) are read as retry loops too, with the
+// libraries' documented defaults (package analyzer/internal/retrylib).
+//
+// # Facts
+//
+// For every function that does something a caller's retry loop cares
+// about, the analyzer exports a Summary as an object fact, so that a loop
+// in one package reads the helpers of another as it reads its own: a wait
+// helper (it waits; whether the wait ends with the context), a delay helper
+// (the duration it returns grows, is random, is capped, and with which
+// parameters it grows), a retrier (how many attempts one call makes, or
+// unbounded), a retry wrapper (the parameter whose function value it
+// retries), a retry step (it waits where its operation failed and returns:
+// the wait of a caller's for { step() }), a predicate over an HTTP status
+// or gRPC code (the codes it accepts), a predicate that takes the failure
+// and never reads it, and a function that can fail with a circuit
+// breaker's open error. nested-retry and the topology's app layer read the
+// retrier summaries. Calls are resolved by exact type identity
+// (typeutil.Callee); the standard library is not summarised.
+//
+// What is still read by name: a circuit breaker's open error (a sentinel or
+// type whose name says a circuit or breaker is open, gobreaker.ErrOpenState,
+// hystrix.ErrCircuitOpen) and calls through a breaker (a package or type
+// whose name says breaker, circuit or hystrix); a helper that waits but
+// takes no duration is a wait only when its name says so (wait, sleep,
+// backoff, pause, delay, throttle) or it has the shape sleep(ctx, d); a
+// gRPC code is a Code type of a package named codes.
+//
+// The settings (extra classifiers, retry helpers, test files) come from the
+// retryconfig analyzer, which the analyzer requires.
+//
 // The analyzer reports nothing itself; the rule analyzers require it.
 package retryloop

@@ -29,6 +29,13 @@ type Summary struct {
 	// Retry is set for a function that retries: it runs a retry loop, or
 	// calls a function that does, outside any loop of its own.
 	Retry *RetrySummary
+	// Step is set for a retry step: it waits where its operation failed.
+	Step *StepSummary
+	// Codes is set for a predicate over an HTTP status or a gRPC code.
+	Codes *CodeSummary
+	// IgnoresFailure reports a predicate that takes the failure but never
+	// reads it: calling it classifies nothing.
+	IgnoresFailure bool
 }
 
 // DelaySummary is the shape of the duration a delay helper returns.
@@ -74,6 +81,29 @@ func (s *Summary) String() string {
 	if d := s.Delay; d != nil {
 		parts = append(parts, "delay("+delayWords(Delay{Grows: d.Grows, Random: d.Random, Capped: d.Capped, Unknown: d.Unknown})+fmt.Sprintf(" with %v)", d.GrowsWith))
 	}
+	if cs := s.Codes; cs != nil {
+		var in []string
+		limit := 600
+		if cs.GRPC {
+			limit = 17
+		}
+		for c := 0; c < limit; c++ {
+			if cs.accepts(c) {
+				in = append(in, fmt.Sprint(c))
+			}
+		}
+		kind := "http"
+		if cs.GRPC {
+			kind = "grpc"
+		}
+		parts = append(parts, kind+"["+strings.Join(in, " ")+"]")
+	}
+	if s.IgnoresFailure {
+		parts = append(parts, "ignores-failure")
+	}
+	if st := s.Step; st != nil {
+		parts = append(parts, "step("+delayWords(st.delay())+")")
+	}
 	if r := s.Retry; r != nil {
 		parts = append(parts, fmt.Sprintf("retries(%s at %s, param %d)", attemptsText(r.Attempts, r.Unbounded), r.At, r.Param))
 	}
@@ -104,7 +134,7 @@ func attemptsText(n int, unbounded bool) string {
 }
 
 func (s *Summary) empty() bool {
-	return !s.Waits && !s.Random && !s.Breaker && s.Delay == nil && s.Retry == nil
+	return !s.Waits && !s.Random && !s.Breaker && s.Delay == nil && s.Retry == nil && s.Step == nil && s.Codes == nil && !s.IgnoresFailure
 }
 
 // importSummary reads the fact of a function of another package.
@@ -133,6 +163,9 @@ func (a *checker) exportSummaries(res *Result) {
 			out.Delay = a.delaySummary(fn, decl)
 		}
 		out.Retry = a.retrySummary(fn, res)
+		out.Step = a.stepOf(fn)
+		out.Codes = a.codesOf(fn)
+		out.IgnoresFailure = a.readIgnoresFailure(fn, decl)
 		if !out.empty() {
 			a.pass.ExportObjectFact(fn, out)
 		}

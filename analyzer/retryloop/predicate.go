@@ -14,35 +14,126 @@ func (w *walker) codePredicate(fn *types.Func, call *ast.CallExpr, in []*path) (
 	if fn == nil || len(call.Args) != 1 {
 		return nil, nil, false
 	}
-	decl := w.a.decls[fn.Origin()]
-	if decl == nil {
-		return nil, nil, false
-	}
-	params := fieldObjs(w.a, decl.Type.Params)
-	if len(params) != 1 || params[0] == nil {
-		return nil, nil, false
-	}
 	arg := call.Args[0]
 	grpc := isGRPCCode(w.a.typeOf(arg))
 	if !grpc && !w.statusExpr(arg) && !hasStatusCode(w.a.typeOf(arg)) {
 		return nil, nil, false
 	}
+	cs := w.a.codesOf(fn)
+	if cs == nil || cs.GRPC != grpc {
+		return nil, nil, false
+	}
+	holds := cs.accepts
+	not := func(c int) bool { return !holds(c) }
+	t, f = split(in, narrowCodes(holds, grpc), narrowCodes(not, grpc))
+	return t, f, true
+}
+
+// CodeSummary is what a predicate over one HTTP status or gRPC code
+// returns true for, code by code: exported so that retryable(code) reads
+// the same in every package.
+type CodeSummary struct {
+	GRPC bool
+	// Accepts is a bit set of the codes (0-599, or 0-16 for gRPC) for
+	// which the predicate is true.
+	Accepts []uint64
+}
+
+func (cs *CodeSummary) accepts(c int) bool {
+	return c >= 0 && c/64 < len(cs.Accepts) && cs.Accepts[c/64]&(1<<(c%64)) != 0
+}
+
+// codesOf reads a predicate of one parameter over a status or code: its
+// body in this package, code by code, or the fact of another package.
+func (a *checker) codesOf(fn *types.Func) *CodeSummary {
+	fn = fn.Origin()
+	if cs, ok := a.codes[fn]; ok {
+		return cs
+	}
+	cs := a.readCodes(fn)
+	if a.codes == nil {
+		a.codes = make(map[*types.Func]*CodeSummary)
+	}
+	a.codes[fn] = cs
+	return cs
+}
+
+func (a *checker) readCodes(fn *types.Func) *CodeSummary {
+	decl := a.decls[fn]
+	if decl == nil {
+		if f := a.summarize(fn).fact; f != nil {
+			return f.Codes
+		}
+		return nil
+	}
+	sig := fn.Type().(*types.Signature)
+	params := fieldObjs(a, decl.Type.Params)
+	if len(params) != 1 || params[0] == nil || sig.Results().Len() != 1 || !isBool(sig.Results().At(0).Type()) {
+		return nil
+	}
+	pt := params[0].Type()
+	grpc := isGRPCCode(pt)
+	if !grpc && !isInteger(pt) && !hasStatusCode(pt) {
+		return nil
+	}
 	limit := 600
 	if grpc {
 		limit = 17
 	}
-	var yes [600]bool
+	cs := &CodeSummary{GRPC: grpc, Accepts: make([]uint64, (limit+63)/64)}
 	for c := 0; c < limit; c++ {
-		v, known := w.a.evalPredicate(decl.Body.List, params[0], int64(c), 0)
+		v, known := a.evalPredicate(decl.Body.List, params[0], int64(c), 0)
 		if !known {
-			return nil, nil, false
+			return nil
 		}
-		yes[c] = v
+		if v {
+			cs.Accepts[c/64] |= 1 << (c % 64)
+		}
 	}
-	holds := func(c int) bool { return c < limit && yes[c] }
-	not := func(c int) bool { return !holds(c) }
-	t, f = split(in, narrowCodes(holds, grpc), narrowCodes(not, grpc))
-	return t, f, true
+	return cs
+}
+
+// ignoresFailure reports whether fn takes the failure but never reads it:
+// shouldRetry(err error) bool { return true }, or a predicate that only
+// looks at other state. Calling it classifies nothing.
+func (a *checker) ignoresFailure(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	fn = fn.Origin()
+	decl := a.decls[fn]
+	if decl == nil {
+		f := a.summarize(fn).fact
+		return f != nil && f.IgnoresFailure
+	}
+	return a.readIgnoresFailure(fn, decl)
+}
+
+func (a *checker) readIgnoresFailure(fn *types.Func, decl *ast.FuncDecl) bool {
+	sig := fn.Type().(*types.Signature)
+	if sig.Results().Len() != 1 || !isBool(sig.Results().At(0).Type()) {
+		return false
+	}
+	var failure []types.Object
+	unnamed := false
+	for i, p := range fieldObjs(a, decl.Type.Params) {
+		if t := sig.Params().At(i).Type(); isError(t) || isGRPCCode(t) || hasStatusCode(t) {
+			if p == nil || p.Name() == "_" {
+				unnamed = true
+			} else {
+				failure = append(failure, p)
+			}
+		}
+	}
+	if len(failure) == 0 {
+		return unnamed
+	}
+	for _, p := range failure {
+		if a.mentions(decl.Body, p) {
+			return false
+		}
+	}
+	return true
 }
 
 // evalPredicate runs a predicate's statements for one value of its

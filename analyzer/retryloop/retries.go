@@ -186,46 +186,70 @@ func (a *checker) innerOf(l *Loop) *Layer {
 }
 
 // nestedIn finds the inner layer of a loop, and the call it goes through.
+// A hand-written loop reaches what its operations do: a library retrier
+// or another retry loop whose failure is the operation's, or a function
+// that retries. A library call or a retry wrapper reaches whatever the
+// operation given to it does.
 func (a *checker) nestedIn(l *Loop) (*Nesting, bool) {
-	region := l.Node
-	var scope ast.Node = l.Func
-	if l.Library != nil {
-		region = nil
-		if op := ast.Unparen(l.Library.Op); op != nil {
-			region = op
-			if lit, ok := op.(*ast.FuncLit); ok {
-				scope = lit
-			}
-		}
+	if l.Library == nil && l.Ops != nil {
+		return a.nestedInOps(l)
 	}
-	if region == nil {
+	var lit *ast.FuncLit
+	switch {
+	case l.Library != nil:
+		lit, _ = ast.Unparen(l.Library.Op).(*ast.FuncLit)
+	default:
+		lit, _ = l.Node.(*ast.FuncLit)
+	}
+	if lit == nil {
 		return nil, false
 	}
-	for _, inner := range a.retries.byFunc[scope] {
-		if inner != l && region.Pos() <= inner.Pos && inner.Pos < region.End() && !(l.Library == nil && inner.Node == l.Node) {
-			return &Nesting{Pos: l.Pos, Inner: a.layerOf(inner), Via: inner.Subject()}, true
-		}
+	if inner := a.retries.byFunc[lit]; len(inner) > 0 {
+		return &Nesting{Pos: l.Pos, Inner: a.layerOf(inner[0]), Via: inner[0].Subject()}, true
 	}
 	var found *Nesting
-	ast.Inspect(region, func(n ast.Node) bool {
-		if found != nil {
-			return false
-		}
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return n == region
-		case *ast.GoStmt, *ast.DeferStmt:
+		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
 			return false
 		case *ast.CallExpr:
-			fn := a.callee(n)
-			if r := a.retryOf(fn); r != nil && fn.Origin() != a.funcObj(l.Func) {
-				name := types.ExprString(n.Fun)
-				found = &Nesting{Pos: l.Pos, Inner: Layer{Name: name, At: r.At, Attempts: r.Attempts, Unbounded: r.Unbounded}, Via: name}
+			if found == nil {
+				found = a.retryingCall(l, n)
 			}
 		}
-		return true
+		return found == nil
 	})
 	return found, found != nil
+}
+
+// nestedInOps finds the inner layer of a hand-written loop among the
+// operations it retries.
+func (a *checker) nestedInOps(l *Loop) (*Nesting, bool) {
+	for _, op := range l.Ops {
+		for _, inner := range a.retries.byFunc[l.Func] {
+			if inner == l || inner.Pos < l.Node.Pos() || inner.Pos >= l.Node.End() {
+				continue
+			}
+			if inner.Library != nil && inner.Library.Call == op || inner.Library == nil && containsCall(inner.Ops, op) && inner.Node != l.Node {
+				return &Nesting{Pos: l.Pos, Inner: a.layerOf(inner), Via: inner.Subject()}, true
+			}
+		}
+		if n := a.retryingCall(l, op); n != nil {
+			return n, true
+		}
+	}
+	return nil, false
+}
+
+// retryingCall is the nesting of a call to a function that retries.
+func (a *checker) retryingCall(l *Loop, call *ast.CallExpr) *Nesting {
+	fn := a.callee(call)
+	r := a.retryOf(fn)
+	if r == nil || fn.Origin() == a.funcObj(l.Func) {
+		return nil
+	}
+	name := types.ExprString(call.Fun)
+	return &Nesting{Pos: l.Pos, Inner: Layer{Name: name, At: r.At, Attempts: r.Attempts, Unbounded: r.Unbounded}, Via: name}
 }
 
 func (a *checker) funcObj(fn ast.Node) *types.Func {

@@ -147,9 +147,12 @@ type Wait struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if inGoroot(pass) {
-		// The standard library retries nothing a caller's loop needs to
-		// know about: go vet runs the analyzer on it only for facts.
+	if inGoroot(pass) || dependency(pass) {
+		// go vet runs the analyzer on these only for facts. The standard
+		// library retries nothing a caller's loop needs to know about,
+		// and other modules' packages are read by retrylint code from
+		// export data: summarising them here would make go vet and
+		// retrylint code disagree.
 		return &Result{}, nil
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
@@ -190,6 +193,12 @@ func inGoroot(pass *analysis.Pass) bool {
 	name := pass.Fset.File(pass.Files[0].Pos()).Name()
 	rel, err := filepath.Rel(filepath.Join(root, "src"), name)
 	return err == nil && filepath.IsLocal(rel)
+}
+
+// dependency reports whether the package belongs to a required module at
+// some version, not to the module being checked.
+func dependency(pass *analysis.Pass) bool {
+	return pass.Module != nil && pass.Module.Version != ""
 }
 
 // wantFile reports whether the file holding pos is analysed: test files only

@@ -83,3 +83,9 @@ func setFlag(t *testing.T, name, value string) {
 	}
 	t.Cleanup(func() { f.Value.Set(old) })
 }
+
+// TestSummaries checks the facts the analyzer exports for the helpers of
+// a package: what callers in other packages know of them.
+func TestSummaries(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), retryloop.Analyzer, "summaries")
+}

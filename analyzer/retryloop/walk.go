@@ -193,6 +193,9 @@ func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
 			w.round(in, s)
 			return nil
 		}
+		if out, ok := w.step(s, in); ok {
+			return out
+		}
 		return w.simple(s, in)
 	case *ast.AssignStmt:
 		if w.selfCall(s) {

@@ -9,5 +9,5 @@ import (
 )
 
 func TestRetryPermanent(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), retrypermanent.Analyzer, "upstream")
+	analysistest.Run(t, analysistest.TestData(), retrypermanent.Analyzer, "upstream", "gateway")
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func TestUnclassifiedRetry(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), unclassifiedretry.Analyzer, "clients")
+	analysistest.Run(t, analysistest.TestData(), unclassifiedretry.Analyzer, "clients", "jobs")
 }
 
 func TestConfiguredClassifier(t *testing.T) {

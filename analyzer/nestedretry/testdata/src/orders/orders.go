@@ -167,3 +167,32 @@ func Backfill(ctx context.Context, c *store.Client, sku string, write func(strin
 	}
 	return err
 }
+
+type queue struct{}
+
+func (queue) receive(ctx context.Context) (string, error) { return "", errTransient }
+
+// Consume retries the receive, not the work: the retrying read runs on
+// the success path, once per message.
+func Consume(ctx context.Context, q queue, c *store.Client) {
+	for ctx.Err() == nil {
+		sku, err := q.receive(ctx)
+		if err != nil {
+			if err := wait(ctx, jitter(3)); err != nil {
+				return
+			}
+			continue
+		}
+		_, _ = c.Get(ctx, sku)
+	}
+}
+
+// Drain gives up on the first failure of the retrying read, after its own
+// retries: the loop goes on with the next key, it does not retry this one.
+func Drain(ctx context.Context, c *store.Client, skus []string) {
+	for _, sku := range skus {
+		if _, err := c.Get(ctx, sku); err != nil {
+			return
+		}
+	}
+}
