@@ -158,11 +158,9 @@ func (t *tracer) loopInspects(loop ast.Stmt) bool {
 		case *ast.IfStmt:
 			found = t.inspects(s.Cond)
 		case *ast.SwitchStmt:
-			if s.Tag != nil {
-				for _, cl := range s.Body.List {
-					for _, c := range caseConds(s.Tag, cl.(*ast.CaseClause).List) {
-						found = found || t.inspects(c)
-					}
+			for _, cl := range s.Body.List {
+				for _, c := range caseConds(s.Tag, cl.(*ast.CaseClause).List) {
+					found = found || t.inspects(c)
 				}
 			}
 		case *ast.TypeSwitchStmt:
