@@ -1462,6 +1462,11 @@ func (t *tracer) operation(e ast.Expr, k opKind) verdict {
 			v.addPermanent(f)
 		}
 	})
+	if len(v.permanent) > 0 {
+		// It checks statuses or codes, only the wrong ones: a
+		// retry-permanent finding, as for a hand-written loop.
+		v.classified = true
+	}
 	return v
 }
 

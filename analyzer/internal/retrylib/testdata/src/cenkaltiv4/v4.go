@@ -243,3 +243,16 @@ func statusPredicate(ctx context.Context) error {
 		return fmt.Errorf("status %d", resp.StatusCode)
 	}, backoff.NewExponentialBackOff())
 }
+
+func everyStatus(ctx context.Context) error {
+	return backoff.Retry(func() error { // want `attempts=0 deadline=true ctx=false delay=grows\+random\+capped at=backoff.NewExponentialBackOff\(\) classified=true permanent=\[HTTP 400, 401, 403, 404, 405, 410, 422\]`
+		resp, err := get(ctx)
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("status %d", resp.StatusCode)
+		}
+		return nil
+	}, backoff.NewExponentialBackOff())
+}
