@@ -120,8 +120,12 @@ func cenkaltiNext(t *tracer, call *ast.CallExpr, path string) *Retrier {
 	s := t.cenkaltiBackOff(sel.X, path, 0)
 	r := s.retrier(path, call, nil, verdict{classified: true})
 	r.Loop = loop
-	if fresh && origin != sel.X && !s.unknown {
-		r.Fresh, r.FreshAt = true, origin
+	at := origin
+	if reset := t.resetEachRound(loop, sel.X, path); reset != nil && !s.unknown {
+		fresh, at = true, reset
+	}
+	if fresh && at != sel.X && !s.unknown {
+		r.Fresh, r.FreshAt = true, at
 		r.Delay.Grows = false
 		r.Delay.Capped = true
 		if !r.Delay.Random {

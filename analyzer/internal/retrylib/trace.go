@@ -1860,3 +1860,28 @@ func (t *tracer) retriedOp(body *ast.BlockStmt, lit *ast.FuncLit) bool {
 	})
 	return found
 }
+
+// resetEachRound returns the back-off of a b.Reset() that a loop makes on
+// every round, as a statement of its body outside any condition: the
+// back-off then starts over every time and never grows. nil if none.
+func (t *tracer) resetEachRound(loop ast.Stmt, b ast.Expr, path string) ast.Expr {
+	body := loopBody(loop)
+	if body == nil {
+		return nil
+	}
+	obj := exprObject(t.info, b)
+	for _, s := range body.List {
+		es, ok := s.(*ast.ExprStmt)
+		if !ok {
+			continue
+		}
+		call, ok := isCall(t.info, es.X, path, "Reset")
+		if !ok {
+			continue
+		}
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && obj != nil && exprObject(t.info, sel.X) == obj {
+			return sel.X
+		}
+	}
+	return nil
+}

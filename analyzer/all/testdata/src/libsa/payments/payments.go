@@ -279,3 +279,21 @@ func (c *Client) Deregister(ctx context.Context) error {
 	}
 	return err
 }
+
+// Authorize resets its back-off at the start of every attempt.
+func (c *Client) Authorize(ctx context.Context, id string) error {
+	b := backoff.NewExponentialBackOff()
+	var err error
+	for attempt := 0; attempt < 4; attempt++ {
+		b.Reset() // want `fixed-sleep: .*created anew`
+		if err = c.post(ctx, "/authorize/"+id, nil); err == nil || !isTransient(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(b.NextBackOff()):
+		}
+	}
+	return err
+}

@@ -256,3 +256,26 @@ func everyStatus(ctx context.Context) error {
 		return nil
 	}, backoff.NewExponentialBackOff())
 }
+
+func resetEachRound(ctx context.Context) error {
+	b := backoff.NewExponentialBackOff()
+	for i := 0; i < 4; i++ {
+		b.Reset()
+		if _, err := get(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(b.NextBackOff()) // want `attempts=0 deadline=true ctx=false delay=random\+capped at=backoff.NewExponentialBackOff\(\) classified=true fresh=b loop`
+	}
+	return nil
+}
+
+func resetOnSuccess(ctx context.Context) {
+	b := backoff.NewExponentialBackOff()
+	for ctx.Err() == nil {
+		if _, err := get(ctx); err == nil {
+			b.Reset()
+			continue
+		}
+		time.Sleep(b.NextBackOff()) // want `attempts=0 deadline=true ctx=false delay=grows\+random\+capped at=backoff.NewExponentialBackOff\(\) classified=true loop`
+	}
+}
