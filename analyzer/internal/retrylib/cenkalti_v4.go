@@ -17,7 +17,10 @@ const cenkaltiV4Path = "github.com/cenkalti/backoff/v4"
 // bounded only by MaxElapsedTime, WithMaxRetries or WithContext.
 //
 // b.NextBackOff() in a hand-written loop is read as that loop's wait
-// (Retrier.Loop), and a back-off built inside the loop never grows.
+// (Retrier.Loop); a back-off built inside the loop, inside the operation
+// the loop or a library retries, or Reset at the start of every round,
+// never grows. backoff.NewTicker(b) is read with the loop over its
+// channel, which ends when the back-off stops.
 func cenkaltiV4(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.BlockStmt) *Retrier {
 	return cenkalti(newTracer(info, call, enclosing), call, fn, cenkaltiV4Path)
 }

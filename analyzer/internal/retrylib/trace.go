@@ -756,8 +756,6 @@ func isBreakerOpen(name string) bool {
 	return n == "erropenstate" || strings.Contains(n, "open") && (strings.Contains(n, "circuit") || strings.Contains(n, "breaker"))
 }
 
-// --- What an operation or a predicate retries ---
-
 // failures is the set of failures a path of an operation or predicate
 // may carry: HTTP statuses, gRPC codes, and whether the failure is a
 // circuit breaker's open error. A set is narrowed once a check on the
