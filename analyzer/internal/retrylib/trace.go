@@ -1225,6 +1225,40 @@ func (t *tracer) inspectsDepth(e ast.Expr, depth int) bool {
 			if v, ok := t.info.Uses[x].(*types.Var); ok && depth > 0 && isBool(v.Type()) {
 				if rhs, where := t.assigned(v); rhs != nil && where.inspectsDepth(rhs, depth-1) {
 					found = true
+				} else if t.verdictOfCall(v) {
+					found = true
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// verdictOfCall reports a bool variable given by the same call as an
+// error, retry, err := f(): the operation's own word on whether its
+// failure may be retried.
+func (t *tracer) verdictOfCall(v *types.Var) bool {
+	body := t.declaringBody(v.Pos())
+	if body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || found || len(as.Rhs) != 1 || len(as.Lhs) < 2 {
+			return !found
+		}
+		tuple, ok := t.info.TypeOf(as.Rhs[0]).(*types.Tuple)
+		if !ok || tuple.Len() != len(as.Lhs) {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if id, ok := ast.Unparen(l).(*ast.Ident); ok && t.info.ObjectOf(id) == v {
+				for j := 0; j < tuple.Len(); j++ {
+					if j != i && isError(tuple.At(j).Type()) {
+						found = true
+					}
 				}
 			}
 		}

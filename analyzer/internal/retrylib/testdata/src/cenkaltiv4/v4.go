@@ -279,3 +279,19 @@ func resetOnSuccess(ctx context.Context) {
 		time.Sleep(b.NextBackOff()) // want `attempts=0 deadline=true ctx=false delay=grows\+random\+capped at=backoff.NewExponentialBackOff\(\) classified=true loop`
 	}
 }
+
+type notifier interface {
+	Notify(ctx context.Context) (bool, error)
+}
+
+func tickerVerdict(ctx context.Context, n notifier) error {
+	tick := backoff.NewTicker(backoff.WithContext(backoff.NewExponentialBackOff(), ctx)) // want `attempts=0 deadline=true ctx=true delay=grows\+random\+capped at=backoff.NewExponentialBackOff\(\) classified=true loop`
+	var err error
+	for range tick.C {
+		var retry bool
+		if retry, err = n.Notify(ctx); err == nil || !retry {
+			return err
+		}
+	}
+	return err
+}
