@@ -56,36 +56,45 @@ func (c *Config) Ignored(abs string) bool {
 // directory above it, matches pattern. A pattern is matched segment by
 // segment as path.Match does; "**" matches any number of segments; a
 // trailing "/" is ignored; "./" in front is ignored.
+//
+// The match runs the pattern as a set of positions over the name's
+// segments, once: O(pattern segments × name segments) whatever the
+// pattern, where backtracking over several "**" was exponential.
 func MatchPath(pattern, name string) bool {
 	pattern = strings.TrimPrefix(strings.TrimSuffix(pattern, "/"), "./")
 	ps := strings.Split(pattern, "/")
-	ns := strings.Split(name, "/")
-	for n := len(ns); n >= 1; n-- { // name itself, then its directories
-		if matchSegments(ps, ns[:n]) {
-			return true
+	at := make([]bool, len(ps)+1) // at[j]: the segments so far match ps[:j]
+	next := make([]bool, len(ps)+1)
+	at[0] = true
+	closeOver(ps, at)
+	for _, seg := range strings.Split(name, "/") {
+		clear(next)
+		for j, ok := range at[:len(ps)] {
+			switch {
+			case !ok:
+			case ps[j] == "**":
+				next[j] = true // "**" takes this segment and may take more
+			default:
+				if m, err := path.Match(ps[j], seg); err == nil && m {
+					next[j+1] = true
+				}
+			}
+		}
+		at, next = next, at
+		closeOver(ps, at)
+		if at[len(ps)] {
+			return true // the name, or the directory so far, matches
 		}
 	}
 	return false
 }
 
-// matchSegments matches pattern segments against name segments.
-func matchSegments(ps, ns []string) bool {
-	for len(ps) > 0 {
-		if ps[0] == "**" {
-			for i := 0; i <= len(ns); i++ {
-				if matchSegments(ps[1:], ns[i:]) {
-					return true
-				}
-			}
-			return false
+// closeOver lets each "**" match no segment at all: a position before one
+// is also a position after it.
+func closeOver(ps []string, at []bool) {
+	for j := range ps {
+		if at[j] && ps[j] == "**" {
+			at[j+1] = true
 		}
-		if len(ns) == 0 {
-			return false
-		}
-		if ok, err := path.Match(ps[0], ns[0]); err != nil || !ok {
-			return false
-		}
-		ps, ns = ps[1:], ns[1:]
 	}
-	return len(ns) == 0
 }

@@ -28,6 +28,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/retrylint/retrylint/internal/input"
 	"github.com/retrylint/retrylint/report"
 )
 
@@ -150,24 +151,10 @@ func Load(file, dir string, opts Options) (*Config, error) {
 	return cfg, nil
 }
 
+// readCapped reads a configuration file of at most maxSize bytes; a FIFO,
+// a device or a directory is refused before it is opened.
 func readCapped(file string) ([]byte, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("cannot read: %v", pe.Err)
-		}
-		return nil, err
-	}
-	defer f.Close()
-	var b bytes.Buffer
-	if _, err := b.ReadFrom(io.LimitReader(f, maxSize+1)); err != nil {
-		return nil, fmt.Errorf("cannot read: %v", err)
-	}
-	if b.Len() > maxSize {
-		return nil, fmt.Errorf("file is larger than %d bytes; not read", maxSize)
-	}
-	return b.Bytes(), nil
+	return input.Read(file, maxSize)
 }
 
 // Parse reads a configuration from src; name is the file name its errors
@@ -175,6 +162,9 @@ func readCapped(file string) ([]byte, error) {
 // errors naming their line and column.
 func Parse(name string, src []byte, opts Options) (*Config, error) {
 	p := &parser{name: name, opts: opts}
+	if line, col, msg, ok := input.Encoding(src); !ok {
+		return nil, &Error{File: name, Line: line, Col: col, Msg: msg}
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	if err := dec.Decode(&doc); err != nil {

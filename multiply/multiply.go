@@ -52,33 +52,124 @@ func FactorOf(e *topology.Edge) Factor {
 }
 
 // Chain is the worst case of executions of Target per event at Root, with
-// its witness path.
+// its witness path. The path is shared: a chain holds the last edge of its
+// path and the chain of that edge's caller, so that the chains of a long
+// path cost O(path), not O(path²), and what a chain prints keeps only the
+// ends of a long path (PathEnds each).
 type Chain struct {
 	Root, Target *topology.Component
-	Factors      []Factor // along the witness path, root first
-	Count        Count
+	// Last is the factor of the path's last edge, into Target; Prev the
+	// chain of that edge's caller from the same root. Both nil for the
+	// root's own chain.
+	Last  *Factor
+	Prev  *Chain
+	Edges int // edges on the witness path
+	Count Count
 	// Cycle is the retry cycle that makes the count unbounded, if that is
 	// what does ("a", "b", "a").
 	Cycle []string
+
+	head      []string // the first PathEnds+1 component names of the path
+	headTerms []string // the first PathEnds non-empty factor terms
+	terms     int      // non-empty factor terms on the path
+	termChain *Chain   // the nearest chain on the path, this one included, whose Last has a term
+	retried   bool     // some factor on the path is effective
+	infinite  *Factor  // the first unbounded factor on the path
+	delivery  *Factor  // the first unbounded factor from a deliverer
+	pump      int      // the first node on the path in a pumping part; -1 if none
 }
 
-// Path lists the component names of the witness path.
-func (c *Chain) Path() []string {
-	p := []string{c.Root.Name}
-	for _, f := range c.Factors {
-		p = append(p, f.Edge.To.Name)
+// PathEnds is how many components and formula terms a printed chain keeps
+// at each end of a long path.
+const PathEnds = 4
+
+// link makes the chain of target through last, the last edge of the path
+// after prev; prev and last are nil for the root's own chain.
+func link(root, target *topology.Component, count Count, prev *Chain, last *Factor) *Chain {
+	c := &Chain{Root: root, Target: target, Count: count, Prev: prev, Last: last, pump: -1}
+	if prev == nil {
+		c.head = []string{root.Name}
+		return c
 	}
-	return p
+	c.Edges = prev.Edges + 1
+	c.head, c.headTerms, c.terms, c.termChain = prev.head, prev.headTerms, prev.terms, prev.termChain
+	c.retried, c.infinite, c.delivery, c.pump = prev.retried, prev.infinite, prev.delivery, prev.pump
+	if len(c.head) <= PathEnds {
+		c.head = append(c.head[:len(c.head):len(c.head)], target.Name)
+	}
+	if last.Term != "" {
+		c.terms++
+		c.termChain = c
+		if len(c.headTerms) < PathEnds {
+			c.headTerms = append(c.headTerms[:len(c.headTerms):len(c.headTerms)], last.Term)
+		}
+	}
+	c.retried = c.retried || last.Effective
+	if c.infinite == nil && last.Count.Unbounded {
+		c.infinite = last
+	}
+	if c.delivery == nil && last.Count.Unbounded && last.Edge.From.Delivery != nil {
+		c.delivery = last
+	}
+	return c
+}
+
+// Factors lists the factors of the whole witness path, root first.
+func (c *Chain) Factors() []Factor {
+	return c.LastFactors(c.Edges)
+}
+
+// LastFactors lists the last n factors of the witness path, in path order.
+func (c *Chain) LastFactors(n int) []Factor {
+	n = min(n, c.Edges)
+	out := make([]Factor, n)
+	for x, i := c, n-1; i >= 0; x, i = x.Prev, i-1 {
+		out[i] = *x.Last
+	}
+	return out
+}
+
+// Retried reports whether some layer on the witness path retries what its
+// callee emits.
+func (c *Chain) Retried() bool { return c.retried }
+
+// Path lists the component names of the witness path; a path of more than
+// 2×PathEnds+1 components keeps PathEnds+1 at its start and PathEnds at
+// its end around report.Elision.
+func (c *Chain) Path() []string {
+	if c.Edges <= 2*PathEnds {
+		return c.lastNames(c.Edges + 1)
+	}
+	out := append(append([]string(nil), c.head...), report.Elision)
+	return append(out, c.lastNames(PathEnds)...)
+}
+
+// lastNames lists the last n component names of the path.
+func (c *Chain) lastNames(n int) []string {
+	out := make([]string, n)
+	x := c
+	for i := n - 1; i >= 0; i-- {
+		if x.Prev == nil {
+			out[i] = x.Root.Name
+			break
+		}
+		out[i] = x.Target.Name
+		x = x.Prev
+	}
+	return out
 }
 
 // Formula prints the chain in the notation (2+1)×(3+1) = 12; a chain whose
-// factors are all 1 is "1".
+// factors are all 1 is "1". Past 2×PathEnds terms, the middle ones are
+// counted, not printed.
 func (c *Chain) Formula() string {
 	var terms []string
-	for _, f := range c.Factors {
-		if f.Term != "" {
-			terms = append(terms, f.Term)
-		}
+	if c.terms <= 2*PathEnds {
+		terms = c.lastTerms(c.terms)
+	} else {
+		terms = append(terms, c.headTerms...)
+		terms = append(terms, fmt.Sprintf("%s %s more %s", report.Elision, Group(int64(c.terms-2*PathEnds)), report.Elision))
+		terms = append(terms, c.lastTerms(PathEnds)...)
 	}
 	if len(c.Cycle) > 0 {
 		terms = append(terms, "∞ (retry cycle "+strings.Join(c.Cycle, " → ")+")")
@@ -89,18 +180,26 @@ func (c *Chain) Formula() string {
 	return strings.Join(terms, "×") + " = " + c.Count.String()
 }
 
+// lastTerms lists the last n non-empty terms of the path, in path order.
+func (c *Chain) lastTerms(n int) []string {
+	out := make([]string, n)
+	x := c.termChain
+	for i := n - 1; i >= 0; i-- {
+		out[i] = x.Last.Term
+		if x.Prev != nil {
+			x = x.Prev.termChain
+		}
+	}
+	return out
+}
+
 // Estimate gives a concrete figure for unbounded redelivery on the path,
 // from the deliverer's retention and backoff.
 func (c *Chain) Estimate() string {
-	if !c.Count.Unbounded {
+	if !c.Count.Unbounded || c.delivery == nil {
 		return ""
 	}
-	for _, f := range c.Factors {
-		if f.Count.Unbounded && f.Edge.From.Delivery != nil {
-			return EstimateDeliveries(f.Edge.From.Delivery)
-		}
-	}
-	return ""
+	return EstimateDeliveries(c.delivery.Edge.From.Delivery)
 }
 
 // EstimateDeliveries estimates how often an undeliverable message is
@@ -187,8 +286,9 @@ type graphIndex struct {
 	eidx    map[*topology.Edge]int
 	scc     []int // component index → SCC id; ids are in reverse topological order
 	members [][]int
-	pumping []bool // SCC with a cycle through a retrying or multiplying edge
-	cyclic  []bool // SCC with a cycle at all
+	pumping []bool           // SCC with a cycle through a retrying or multiplying edge
+	cyclic  []bool           // SCC with a cycle at all
+	cycles  map[int][]string // node → names of a shortest cycle through it
 }
 
 // Compute multiplies attempts for every root of g.
@@ -216,7 +316,7 @@ func Compute(g *topology.Graph) *Result {
 }
 
 func index(g *topology.Graph) *graphIndex {
-	gi := &graphIndex{g: g, idx: map[*topology.Component]int{}, eidx: map[*topology.Edge]int{}}
+	gi := &graphIndex{g: g, idx: map[*topology.Component]int{}, eidx: map[*topology.Edge]int{}, cycles: map[int][]string{}}
 	for i, c := range g.Components {
 		gi.idx[c] = i
 	}
@@ -431,9 +531,10 @@ func (gi *graphIndex) fromRoot(st *dpState, r *topology.Component) []*Chain {
 			}
 		}
 	}
+	built := make(map[int]*Chain, len(order))
 	chains := make([]*Chain, 0, len(order))
 	for _, v := range order {
-		chains = append(chains, gi.chain(st, r, v))
+		chains = append(chains, gi.chain(st, r, v, built))
 	}
 	sort.Slice(chains, func(i, j int) bool { return chains[i].Target.Name < chains[j].Target.Name })
 	return chains
@@ -473,51 +574,75 @@ func (gi *graphIndex) settleCycle(st *dpState, id int) {
 	}
 }
 
-// chain rebuilds the witness path of v.
-func (gi *graphIndex) chain(st *dpState, r *topology.Component, v int) *Chain {
-	c := &Chain{Root: r, Target: gi.nodes[v], Count: st.best[v]}
-	var edges []*topology.Edge
-	for x, guard := v, 0; st.pred[x] != nil && guard <= len(gi.nodes); guard++ {
+// chain returns the chain of v from root r, linked to the chains of its
+// witness path, which built holds once made.
+func (gi *graphIndex) chain(st *dpState, r *topology.Component, v int, built map[int]*Chain) *Chain {
+	if c, ok := built[v]; ok {
+		return c
+	}
+	// The nodes of the path not built yet, target first.
+	var todo []int
+	for x := v; ; {
+		if _, ok := built[x]; ok {
+			break
+		}
+		todo = append(todo, x)
 		e := st.pred[x]
-		edges = append(edges, e)
+		if e == nil || len(todo) > len(gi.nodes) {
+			break
+		}
 		x = gi.idx[e.From]
 	}
-	for i := len(edges) - 1; i >= 0; i-- {
-		c.Factors = append(c.Factors, gi.factor[gi.eidx[edges[i]]])
-	}
-	if c.Count.Unbounded {
-		infEdge := false
-		for _, f := range c.Factors {
-			infEdge = infEdge || f.Count.Unbounded
-		}
-		if !infEdge {
-			nodes := []int{gi.idx[r]}
-			for _, e := range edges {
-				nodes = append(nodes, gi.idx[e.From])
+	for i := len(todo) - 1; i >= 0; i-- {
+		x := todo[i]
+		var c *Chain
+		if e := st.pred[x]; e == nil || i == len(todo)-1 && built[gi.idx[e.From]] == nil {
+			c = link(r, gi.nodes[x], st.best[x], nil, nil)
+			if gi.pumping[gi.scc[x]] {
+				c.pump = x
 			}
-			nodes = append(nodes, v) // the target may be the one in the cycle
-			for _, x := range nodes {
-				if id := gi.scc[x]; gi.pumping[id] {
-					cyc := Cycle{Edges: gi.cycleThrough(x)}
-					c.Cycle = cyc.Names()
-					break
-				}
+		} else {
+			c = link(r, gi.nodes[x], st.best[x], built[gi.idx[e.From]], &gi.factor[gi.eidx[e]])
+			if c.pump < 0 && gi.pumping[gi.scc[x]] {
+				c.pump = x
 			}
 		}
+		if c.Count.Unbounded && c.infinite == nil && c.pump >= 0 {
+			c.Cycle = gi.cycleNames(c.pump)
+		}
+		built[x] = c
 	}
-	return c
+	return built[v]
+}
+
+// cycleNames names a shortest retry cycle through node v, computed once
+// per node.
+func (gi *graphIndex) cycleNames(v int) []string {
+	if names, ok := gi.cycles[v]; ok {
+		return names
+	}
+	names := Cycle{Edges: gi.cycleThrough(v)}.Names()
+	gi.cycles[v] = names
+	return names
 }
 
 // Report converts the chain to the shared result model.
 func (c *Chain) Report() report.Chain {
+	// A long path lists only its last edge: the chain of that edge's caller
+	// lists the one before, and so on.
+	keep := c.Edges
+	if keep > 2*PathEnds {
+		keep = 1
+	}
+	factors := c.LastFactors(keep)
 	rc := report.Chain{Root: c.Root.Name, Target: c.Target.Name, Path: c.Path(),
-		Factors: []report.Factor{}, Formula: c.Formula(), Unbounded: c.Count.Unbounded,
-		Estimate: c.Estimate()}
+		Factors: make([]report.Factor, 0, len(factors)), Formula: c.Formula(), Unbounded: c.Count.Unbounded,
+		Estimate: c.Estimate(), OmittedFactors: c.Edges - len(factors)}
 	if !c.Count.Unbounded {
 		n := c.Count.N
 		rc.Attempts = &n
 	}
-	for _, f := range c.Factors {
+	for _, f := range factors {
 		e := f.Edge
 		rf := report.Factor{From: e.From.Name, To: e.To.Name, Effective: f.Effective,
 			File: e.Pos.File, Line: e.Pos.Line}

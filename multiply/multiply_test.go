@@ -42,8 +42,8 @@ func TestLayeredExact(t *testing.T) {
 	if w == nil || w.Count.Unbounded || w.Count.N != 1<<59 {
 		t.Fatalf("worst case of l59-0 = %+v, want 2^59 = %d", w, int64(1)<<59)
 	}
-	if len(w.Factors) != 59 {
-		t.Errorf("witness path has %d edges, want 59", len(w.Factors))
+	if len(w.Factors()) != 59 {
+		t.Errorf("witness path has %d edges, want 59", len(w.Factors()))
 	}
 	// 2 roots × 120 components reachable... each root reaches itself and
 	// layers 1..59.

@@ -87,7 +87,9 @@ func layersOf(r *Result, root string) *layerGraph {
 	}
 	for _, c := range chains {
 		for _, n := range c.Path {
-			addNode(n)
+			if n != Elision {
+				addNode(n)
+			}
 		}
 		for _, f := range c.Factors {
 			addNode(f.From)

@@ -21,8 +21,10 @@ type MarkdownOptions struct {
 	// "https://github.com/OWNER/REPO/blob/COMMIT".
 	LinkBase string
 	// MaxBytes caps the report's size, so that it fits in a pull-request
-	// comment (GitHub takes 65,536 characters): findings past it are
-	// counted, not listed. 0 is DefaultMaxBytes; negative, no cap.
+	// comment (GitHub takes 65,536 characters): the whole report, diagrams,
+	// tables and lists included. What does not fit is counted, not listed;
+	// a diagram or a table row is left out whole, never cut. 0 is
+	// DefaultMaxBytes; negative, no cap.
 	MaxBytes int
 }
 
@@ -33,6 +35,11 @@ const DefaultMaxBytes = 60000
 // maxDiagramEdges is the most edges a Mermaid diagram draws; GitHub
 // refuses larger diagrams, and nobody reads them.
 const maxDiagramEdges = 150
+
+// maxChangesListed is the most components and findings each list of the
+// comparison with the base shows, so that the events and the findings
+// keep their room in the report.
+const maxChangesListed = 50
 
 // foldOver is how many items a list or table shows before the rest is
 // folded into <details>.
@@ -49,10 +56,20 @@ func WriteMarkdown(w io.Writer, r *Result, opts MarkdownOptions) error {
 	if r.Changes != nil {
 		m.changes(r.Changes)
 	}
+	if len(r.Findings) > 0 {
+		// The events take at most half of the room left: the findings
+		// keep theirs.
+		m.soft = m.b.Len() + (m.max()-closingRoom-m.b.Len())/2
+	}
 	for _, root := range roots(r.Chains) {
 		m.event(r, root)
 	}
+	m.soft = 0
 	m.findings(r.Findings)
+	if m.omittedEvents > 0 {
+		m.printf("_%s not shown to keep the report within the size of a pull-request comment; the JSON report lists every chain._\n\n",
+			plural(m.omittedEvents, "more event is", "more events are"))
+	}
 	if m.omitted > 0 {
 		m.printf("_%s not listed to keep the report within the size of a pull-request comment; the JSON and SARIF reports list them all._\n",
 			plural(m.omitted, "finding is", "findings are"))
@@ -63,23 +80,58 @@ func WriteMarkdown(w io.Writer, r *Result, opts MarkdownOptions) error {
 
 // mdWriter accumulates the report.
 type mdWriter struct {
-	b       bytes.Buffer
-	opts    MarkdownOptions
-	omitted int // findings not listed because the report is full
+	b             bytes.Buffer
+	opts          MarkdownOptions
+	omitted       int // findings not listed because the report is full
+	omittedEvents int // events not shown because the report is full
+	soft          int // when > 0, a lower cap for the section being written
 }
 
-// full reports whether the report has reached its size cap; a finding
-// that comes then is counted in omitted instead.
-func (m *mdWriter) full() bool {
-	max := m.opts.MaxBytes
-	if max == 0 {
-		max = DefaultMaxBytes
+// max is the report's size cap; negative for none.
+func (m *mdWriter) max() int {
+	if m.opts.MaxBytes == 0 {
+		return DefaultMaxBytes
 	}
-	if max > 0 && m.b.Len() >= max {
-		m.omitted++
+	return m.opts.MaxBytes
+}
+
+// closingRoom is the room kept under the cap for what closes the report:
+// a </details>, the notes of what was left out.
+const closingRoom = 1500
+
+// add writes s whole if it fits under the size cap, with room kept to
+// close the report; it reports whether it did.
+func (m *mdWriter) add(s string) bool {
+	if !m.fits(len(s)) {
+		return false
+	}
+	m.b.WriteString(s)
+	return true
+}
+
+// fits reports whether n more bytes fit under the size cap, with room kept
+// to close the report.
+func (m *mdWriter) fits(n int) bool {
+	max := m.max()
+	if max < 0 {
 		return true
 	}
-	return false
+	if m.soft > 0 && m.b.Len()+n > m.soft {
+		return false
+	}
+	return m.b.Len()+n <= max-closingRoom
+}
+
+// sectionRoom is what a section needs free to start: its heading, the
+// head of its table and the notes of what it leaves out.
+const sectionRoom = 800
+
+// finding writes one line of a finding list, or counts it as omitted when
+// the report is full.
+func (m *mdWriter) finding(line string) {
+	if !m.add(line) {
+		m.omitted++
+	}
 }
 
 func (m *mdWriter) printf(format string, args ...any) { fmt.Fprintf(&m.b, format, args...) }
@@ -153,8 +205,16 @@ func (m *mdWriter) changes(ch *Changes) {
 	}
 	if len(ch.Attempts) > 0 {
 		m.printf("Worst-case executions per event:\n\n")
-		for _, a := range ch.Attempts {
-			m.printf("- **%s: %s → %s**%s\n", mdText(a.Component), a.Before, a.After, worstDetail(a.After))
+		left := 0
+		for i, a := range ch.Attempts {
+			if i >= maxChangesListed {
+				left++
+			} else if !m.add(fmt.Sprintf("- **%s: %s → %s**%s\n", mdText(a.Component), a.Before, a.After, worstDetail(a.After))) {
+				left++
+			}
+		}
+		if left > 0 {
+			m.printf("- _and %s, not listed here for size_\n", plural(left, "more component", "more components"))
 		}
 		m.printf("\n")
 	}
@@ -180,10 +240,11 @@ func (m *mdWriter) findingList(title string, fs []Finding) {
 		if i == foldOver {
 			m.printf("\n<details><summary>%d more</summary>\n\n", len(fs)-foldOver)
 		}
-		if m.full() {
+		if i >= maxChangesListed {
+			m.omitted++
 			continue
 		}
-		m.printf("- %s `%s` %s: %s\n", severityMark(f.Severity), f.Rule, m.position(f), mdText(f.Message))
+		m.finding(fmt.Sprintf("- %s `%s` %s: %s\n", severityMark(f.Severity), f.Rule, m.position(f), mdText(f.Message)))
 	}
 	if len(fs) > foldOver {
 		m.printf("\n</details>\n")
@@ -194,7 +255,13 @@ func (m *mdWriter) findingList(title string, fs []Finding) {
 // event writes one triggering event: the diagram of its layers and the
 // table of worst cases.
 func (m *mdWriter) event(r *Result, root string) {
-	m.printf("### Event at `%s`\n\n", mdCode(root))
+	// The heading and the table's head, with room for a row, or nothing.
+	head := fmt.Sprintf("### Event at `%s`\n\n", mdCode(root))
+	if !m.fits(len(head) + sectionRoom) {
+		m.omittedEvents++
+		return
+	}
+	m.b.WriteString(head)
 	m.mermaid(layersOf(r, root))
 	var rows []Chain
 	for _, c := range r.Chains {
@@ -209,12 +276,18 @@ func (m *mdWriter) event(r *Result, root string) {
 	}
 	m.printf("| component | worst-case executions | formula | path |\n")
 	m.printf("|---|---:|---|---|\n")
+	left := 0
 	for _, c := range rows {
 		formula := "`" + mdCode(c.Formula) + "`"
 		if c.Estimate != "" {
 			formula += " (" + mdText(c.Estimate) + ")"
 		}
-		m.printf("| %s | %s | %s | %s |\n", mdText(c.Target), chainAttempts(c), formula, mdText(strings.Join(c.Path, " → ")))
+		if !m.add(fmt.Sprintf("| %s | %s | %s | %s |\n", mdText(c.Target), chainAttempts(c), formula, mdText(strings.Join(c.Path, " → ")))) {
+			left++
+		}
+	}
+	if left > 0 {
+		m.printf("\n_%s not listed here for size; the JSON report lists every chain._\n", plural(left, "more component is", "more components are"))
 	}
 	if fold {
 		m.printf("\n</details>\n")
@@ -254,6 +327,17 @@ func (m *mdWriter) mermaid(g *layerGraph) {
 		m.printf("_The %d retry layers of this event are too many to draw here; `--format dot` writes the graph for Graphviz._\n\n", len(g.edges))
 		return
 	}
+	// Drawn into its own buffer, then added whole or not at all: a
+	// diagram cut mid-fence would swallow the rest of the report.
+	d := &mdWriter{opts: MarkdownOptions{MaxBytes: -1}}
+	d.drawMermaid(g)
+	if !m.add(d.b.String()) {
+		m.printf("_The diagram of this event's %d retry layers is left out to keep the report within the size of a pull-request comment; `--format dot` writes the graph for Graphviz._\n\n", len(g.edges))
+	}
+}
+
+// drawMermaid writes the diagram of g.
+func (m *mdWriter) drawMermaid(g *layerGraph) {
 	id := make(map[string]string, len(g.nodes))
 	m.printf("```mermaid\nflowchart LR\n")
 	for i, n := range g.nodes {
@@ -356,7 +440,12 @@ func (m *mdWriter) ruleGroup(id string, fs []Finding) {
 	if info, ok := m.opts.Rules.lookup(id); ok && info.HelpURI != "" {
 		title = fmt.Sprintf("[`%s`](%s)", id, info.HelpURI)
 	}
-	m.printf("#### %s %s (%d)\n\n", severityMark(fs[0].Severity), title, len(fs))
+	head := fmt.Sprintf("#### %s %s (%d)\n\n", severityMark(fs[0].Severity), title, len(fs))
+	if !m.fits(len(head) + sectionRoom) {
+		m.omitted += len(fs)
+		return
+	}
+	m.b.WriteString(head)
 	commonFix := fixOf(fs[0])
 	for _, f := range fs {
 		if fixOf(f) != commonFix {
@@ -367,20 +456,18 @@ func (m *mdWriter) ruleGroup(id string, fs []Finding) {
 		if i == foldOver {
 			m.printf("\n<details><summary>%d more</summary>\n\n", len(fs)-foldOver)
 		}
-		if m.full() {
-			continue
-		}
-		m.printf("- %s: %s\n", m.position(f), mdText(f.Message))
+		line := fmt.Sprintf("- %s: %s\n", m.position(f), mdText(f.Message))
 		if fix := fixOf(f); fix != "" && commonFix == "" {
-			m.printf("  **Fix:** %s\n", mdText(fix))
+			line += fmt.Sprintf("  **Fix:** %s\n", mdText(fix))
 		}
+		m.finding(line)
 	}
 	if len(fs) > foldOver {
 		m.printf("\n</details>\n")
 	}
 	m.printf("\n")
 	if commonFix != "" {
-		m.printf("**Fix:** %s\n\n", mdText(commonFix))
+		m.add(fmt.Sprintf("**Fix:** %s\n\n", mdText(commonFix)))
 	}
 }
 

@@ -49,16 +49,26 @@ type Factor struct {
 	Line      int    `json:"line,omitempty"`
 }
 
+// Elision stands for the components or terms left out of a long path: a
+// chain keeps the ends of its path, so that the chains of a path of n
+// components take O(n) room, not O(n²).
+const Elision = "…"
+
 // Chain is the worst case of executions of Target per event at Root.
 type Chain struct {
-	Root      string   `json:"root"`
-	Target    string   `json:"target"`
-	Path      []string `json:"path"`
-	Factors   []Factor `json:"factors"`
-	Formula   string   `json:"formula"`
-	Attempts  *int64   `json:"attempts"` // nil when unbounded
-	Unbounded bool     `json:"unbounded"`
-	Estimate  string   `json:"estimate,omitempty"`
+	Root   string `json:"root"`
+	Target string `json:"target"`
+	// Path names the components of the witness path; a long one keeps its
+	// ends around Elision.
+	Path []string `json:"path"`
+	// Factors are the last edges of the witness path, the one into Target
+	// last; OmittedFactors counts the edges before them left out.
+	Factors        []Factor `json:"factors"`
+	OmittedFactors int      `json:"omitted_factors,omitempty"`
+	Formula        string   `json:"formula"`
+	Attempts       *int64   `json:"attempts"` // nil when unbounded
+	Unbounded      bool     `json:"unbounded"`
+	Estimate       string   `json:"estimate,omitempty"`
 }
 
 // Tool names the producer.

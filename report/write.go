@@ -75,9 +75,11 @@ const (
 )
 
 // WriteTextOptions writes one finding a line, compiler style:
-// file:line:col: rule: message.
+// file:line:col: rule: message. What comes from the input is escaped
+// (EscapeText), so a finding is always exactly one line.
 func WriteTextOptions(w io.Writer, r *Result, opts TextOptions) error {
 	for _, f := range r.Findings {
+		f.File, f.Rule, f.Message = EscapeLineStart(f.File), EscapeText(f.Rule), EscapeText(f.Message)
 		var err error
 		if opts.Color {
 			_, err = fmt.Fprintf(w, "%s%s:%d:%d:%s %s%s:%s %s\n",

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/retrylint/retrylint/internal/shareddata"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -42,7 +44,7 @@ var catalogue = Rules{
 }
 
 func TestSARIFAgainstTheSchema(t *testing.T) {
-	f, err := os.Open("../../shared/schemas/sarif-schema-2.1.0.json")
+	f, err := os.Open(shareddata.Path(t, "schemas/sarif-schema-2.1.0.json"))
 	if err != nil {
 		t.Fatalf("the SARIF schema: %v", err)
 	}

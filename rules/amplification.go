@@ -32,11 +32,7 @@ var amplification = &Rule{
 			if ch == nil || ch.Count.Unbounded || ch.Count.N <= int64(p.Budget) {
 				continue
 			}
-			retried := false
-			for _, f := range ch.Factors {
-				retried = retried || f.Effective
-			}
-			if !retried {
+			if !ch.Retried() {
 				continue
 			}
 			p.ReportSeverity(c.Pos, c.Name, sev, fmt.Sprintf(

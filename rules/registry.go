@@ -76,6 +76,7 @@ type Pass struct {
 	Explicit bool // the budget was given (flag or topology file)
 	rule     *Rule
 	findings []report.Finding
+	known    func(id string) bool // whether id is a topology rule
 }
 
 // Report records a finding of the running rule at its default severity.
@@ -103,7 +104,8 @@ func (p *Pass) ReportSeverity(pos topology.Pos, component string, sev report.Sev
 // that no `# retrylint:ignore` comment suppresses, sorted.
 func Run(g *topology.Graph, opts Options) ([]report.Finding, *multiply.Result) {
 	mult := multiply.Compute(g)
-	p := &Pass{Graph: g, Mult: mult, Budget: topology.DefaultBudget}
+	p := &Pass{Graph: g, Mult: mult, Budget: topology.DefaultBudget,
+		known: func(id string) bool { _, ok := Lookup(id); return ok }}
 	switch {
 	case opts.Budget > 0:
 		p.Budget, p.Explicit = opts.Budget, true

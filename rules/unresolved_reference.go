@@ -1,6 +1,11 @@
 package rules
 
-import "github.com/retrylint/retrylint/report"
+import (
+	"fmt"
+
+	"github.com/retrylint/retrylint/internal/suppress"
+	"github.com/retrylint/retrylint/report"
+)
 
 // unresolvedReference: a reference matches no loaded component; the kind's
 // defaults are assumed and said.
@@ -41,6 +46,11 @@ var invalidSuppression = &Rule{
 				msg = "retrylint:ignore names no rule: `# retrylint:ignore RULE reason`; nothing is suppressed"
 			}
 			p.Report(d.Pos, "", msg)
+		}
+		for _, d := range p.Graph.Suppress.Valid {
+			for _, r := range (suppress.Directive{Rules: d.Rules}).Unknown(p.known) {
+				p.Report(d.Pos, "", fmt.Sprintf("retrylint:ignore names %q, which is no topology rule (see retrylint rules), so it suppresses nothing", r))
+			}
 		}
 	},
 }

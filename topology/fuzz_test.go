@@ -4,8 +4,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/retrylint/retrylint/internal/shareddata"
 	"github.com/retrylint/retrylint/rules"
 	"github.com/retrylint/retrylint/topology"
 )
@@ -32,9 +34,18 @@ func fuzzLoad(t *testing.T, name string, src []byte) {
 	}
 }
 
-// seeds adds the files of the given testdata and example folders.
+// seeds adds the files of the given testdata and example folders; a glob
+// starting "shared/" is taken in the shared corpus beside the repository,
+// when it is there.
 func seeds(f *testing.F, globs ...string) {
 	for _, g := range globs {
+		if rel, ok := strings.CutPrefix(g, "shared/"); ok {
+			dir, found := shareddata.Find(filepath.Dir(rel))
+			if !found {
+				continue
+			}
+			g = filepath.Join(dir, filepath.Base(rel))
+		}
 		files, _ := filepath.Glob(g)
 		for _, p := range files {
 			if b, err := os.ReadFile(p); err == nil {
@@ -48,20 +59,20 @@ func FuzzLoadJob(f *testing.F) {
 	f.Add([]byte(jobV1))
 	f.Add([]byte("apiVersion: run.cnrm.cloud.google.com/v1beta1\nkind: RunJob\nmetadata: {name: k}\nspec: {template: {taskCount: 2, template: {maxRetries: 1, timeout: 10m}}}\n"))
 	f.Add([]byte(`{"name":"projects/p/locations/l/jobs/j","template":{"template":{"maxRetries":"3","timeout":"1s"}}}`))
-	seeds(f, "../../shared/corpus/gcp/cloudrun/*.yaml", "../examples/topology/*/*job.yaml")
+	seeds(f, "shared/corpus/gcp/cloudrun/*.yaml", "../examples/topology/*/*job.yaml")
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "job.yaml", src) })
 }
 
 func FuzzLoadSubscription(f *testing.F) {
 	f.Add([]byte("name: projects/p/subscriptions/s\ntopic: t\npushConfig: {pushEndpoint: 'https://x-1-uc.a.run.app/'}\ndeadLetterPolicy: {deadLetterTopic: d, maxDeliveryAttempts: 5}\nretryPolicy: {minimumBackoff: 10s}\n"))
-	seeds(f, "../../shared/corpus/gcp/pubsub/*.yaml", "../examples/topology/*/requests-push.yaml")
+	seeds(f, "shared/corpus/gcp/pubsub/*.yaml", "../examples/topology/*/requests-push.yaml")
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "sub.yaml", src) })
 }
 
 func FuzzLoadTrigger(f *testing.F) {
 	f.Add([]byte("destination: {workflow: projects/p/locations/l/workflows/w}\nname: projects/p/locations/l/triggers/t\n"))
 	f.Add([]byte("destination: {cloudRun: {service: s}}\nname: projects/p/locations/l/triggers/t\nretryPolicy: {maxAttempts: 1}\n"))
-	seeds(f, "../../shared/corpus/gcp/eventarc/*.yaml", "../examples/topology/*/*trigger.yaml")
+	seeds(f, "shared/corpus/gcp/eventarc/*.yaml", "../examples/topology/*/*trigger.yaml")
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "trigger.yaml", src) })
 }
 
@@ -73,7 +84,7 @@ func FuzzLoadTopologyFile(f *testing.F) {
 
 func FuzzLoadWorkflow(f *testing.F) {
 	f.Add([]byte("main:\n  steps:\n    - run:\n        try:\n          call: googleapis.run.v1.namespaces.jobs.run\n          args: {name: namespaces/p/jobs/j}\n        retry: ${http.default_retry}\n"))
-	seeds(f, "../../shared/corpus/gcp/workflows/*.yaml", "../examples/topology/*/*workflow.yaml")
+	seeds(f, "shared/corpus/gcp/workflows/*.yaml", "../examples/topology/*/*workflow.yaml")
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "flow.yaml", src) })
 }
 
@@ -88,6 +99,80 @@ func FuzzLoadTerraform(f *testing.F) {
 	f.Add([]byte(tfChain))
 	f.Add([]byte("resource \"google_cloud_tasks_queue\" \"q\" {\n  name = \"q\"\n  retry_config { max_attempts = -1 }\n  http_target { uri_override { host = \"a.run.app\" } }\n}\n"))
 	f.Add([]byte("resource \"google_cloudfunctions_function\" \"f\" {\n  name = \"f\"\n  event_trigger {\n    failure_policy { retry = true }\n  }\n}\n"))
-	seeds(f, "../../shared/corpus/gcp/terraform/*.tf", "../examples/topology/terraform/*/*.tf", "../rules/testdata/*/*/terraform/*.tf")
+	seeds(f, "shared/corpus/gcp/terraform/*.tf", "../examples/topology/terraform/*/*.tf", "../rules/testdata/*/*/terraform/*.tf")
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "main.tf", src) })
+}
+
+func FuzzLoadService(f *testing.F) {
+	f.Add([]byte("apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata:\n  name: svc\nspec:\n  template:\n    spec:\n      timeoutSeconds: 300\n      containers: [{image: x}]\n"))
+	f.Add([]byte("apiVersion: run.cnrm.cloud.google.com/v1beta1\nkind: RunService\nmetadata: {name: s}\nspec: {template: {timeout: 30s}}\n"))
+	seeds(f, "../testdata/topology/scenarios/*/audit-writer.yaml", "../testdata/topology/scenarios/*/thumbnailer.yaml", "../testdata/topology/scenarios/*/enricher.yaml")
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "service.yaml", src) })
+}
+
+func FuzzLoadTasksQueue(f *testing.F) {
+	f.Add([]byte("name: projects/p/locations/l/queues/q\nretryConfig: {maxAttempts: 5, minBackoff: 1s, maxBackoff: 60s, maxDoublings: 3}\nhttpTarget: {uriOverride: {host: a-1-uc.a.run.app}}\n"))
+	f.Add([]byte("apiVersion: cloudtasks.cnrm.cloud.google.com/v1beta1\nkind: CloudTasksQueue\nmetadata: {name: q}\nspec: {retryConfig: {maxAttempts: -1}}\n"))
+	seeds(f, "../testdata/topology/scenarios/19-cloud-tasks-queue/*.yaml", "../rules/testdata/amplification/*/kinds/mail-queue.yaml")
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "queue.yaml", src) })
+}
+
+func FuzzLoadFunction(f *testing.F) {
+	f.Add([]byte("name: projects/p/locations/l/functions/f\nbuildConfig: {runtime: go122}\nserviceConfig: {timeoutSeconds: 60}\neventTrigger: {eventType: google.cloud.pubsub.topic.v1.messagePublished, retryPolicy: RETRY_POLICY_RETRY}\n"))
+	f.Add([]byte("name: projects/p/locations/l/functions/f\neventTrigger: {retryPolicy: RETRY_POLICY_DO_NOT_RETRY}\n"))
+	seeds(f, "../testdata/topology/scenarios/20-gen2-function-retry/*.yaml")
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "function.yaml", src) })
+}
+
+func FuzzLoadKubernetesJob(f *testing.F) {
+	f.Add([]byte("apiVersion: batch/v1\nkind: Job\nmetadata: {name: k}\nspec:\n  backoffLimit: 6\n  activeDeadlineSeconds: 600\n  template: {spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}\n"))
+	f.Add([]byte("apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec: {schedule: '* * * * *', jobTemplate: {spec: {backoffLimit: 2}}}\n"))
+	seeds(f, "../testdata/topology/scenarios/30-k8s-job/*.yaml", "../rules/testdata/amplification/*/kinds/report-cron.yaml")
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "k8s-job.yaml", src) })
+}
+
+// FuzzWalk loads a directory the fuzzer lays out: a topology file with
+// include: entries, a manifest in a subdirectory, a symbolic link whose
+// target the fuzzer names (inside, outside, dangling, a loop) and a link
+// to a directory above. Any layout gives a graph or an InputError, never
+// a panic or a hang, and nothing outside the root is read.
+func FuzzWalk(f *testing.F) {
+	f.Add([]byte("version: 1\ninclude: [sub/, \"*.yaml\", ../outside.yaml]\ncomponents:\n  a: {kind: app}\n"), []byte(jobV1), "sub/job.yaml")
+	f.Add([]byte("version: 1\ninclude: [link.yaml, loop/]\n"), []byte("version: 1\ninclude: [../retrylint.yaml]\n"), "../outside.yaml")
+	f.Add([]byte("version: 1\ninclude: [\"**\"]\n"), []byte("main:\n  steps:\n    - s:\n        return: 1\n"), "link.yaml")
+	f.Fuzz(func(t *testing.T, top, sub []byte, target string) {
+		base := t.TempDir()
+		root := filepath.Join(base, "root")
+		for _, d := range []string{filepath.Join(root, "sub"), filepath.Join(root, "loop")} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		write := func(p string, b []byte) {
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		write(filepath.Join(root, "retrylint.yaml"), top)
+		write(filepath.Join(root, "sub", "x.yaml"), sub)
+		write(filepath.Join(base, "outside.yaml"), []byte(jobV1))
+		if !strings.ContainsRune(target, 0) {
+			_ = os.Symlink(target, filepath.Join(root, "link.yaml"))
+		}
+		_ = os.Symlink("..", filepath.Join(root, "loop", "up"))
+		g, err := topology.Load([]string{root}, topology.Options{WorkDir: root, MaxFileSize: 1 << 20})
+		if err != nil {
+			var ie *topology.InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error is not an InputError: %T %v", err, err)
+			}
+			return
+		}
+		for _, c := range g.Components {
+			if strings.Contains(c.Pos.File, "outside") {
+				t.Fatalf("read a file outside the root: %s", c.Pos)
+			}
+		}
+		rules.Run(g, rules.Options{})
+	})
 }

@@ -63,7 +63,7 @@ func (ld *loader) link() (*Graph, error) {
 	}
 	g := &Graph{Out: map[*Component][]*Edge{}, In: map[*Component][]*Edge{},
 		Budget: ld.budget, BudgetPos: ld.budgetPos, Suppress: ld.supp,
-		Skipped: ld.skipped, byName: map[string]*Component{}}
+		Skipped: ld.skipped, Unfollowed: ld.unfollowed, byName: map[string]*Component{}}
 	comps := append([]*Component(nil), lk.comps...)
 	for _, c := range comps {
 		for _, call := range c.Calls {

@@ -10,7 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/retrylint/retrylint/topology/internal/input"
+	"github.com/retrylint/retrylint/internal/input"
 	"github.com/retrylint/retrylint/topology/terraform"
 )
 
@@ -42,10 +42,12 @@ type loader struct {
 	budgetPos Pos
 	supp      *Suppressions
 	skipped   []string
-	loaded    int
-	findings  []Finding // from loading (values not known statically)
-	tfDirs    []string  // directories of Terraform modules, in load order
-	tfFiles   map[string][]string
+	// unfollowed are the symbolic links of a walk not read, with why.
+	unfollowed []string
+	loaded     int
+	findings   []Finding // from loading (values not known statically)
+	tfDirs     []string  // directories of Terraform modules, in load order
+	tfFiles    map[string][]string
 }
 
 // Load reads the manifests under paths (files, directories walked
@@ -167,10 +169,15 @@ func (ld *loader) walk(dir string) error {
 		if d.Type()&fs.ModeSymlink != 0 {
 			real, err := filepath.EvalSymlinks(p)
 			if err != nil {
-				return nil // dangling or looping link: nothing to read
+				ld.unfollowed = append(ld.unfollowed, ld.display(p)+": dangling or looping symbolic link; not read")
+				return nil
 			}
-			fi, err := os.Stat(real)
-			if err != nil || !fi.Mode().IsRegular() || !ld.within(real) {
+			if !ld.within(real) {
+				ld.unfollowed = append(ld.unfollowed, fmt.Sprintf("%s: symbolic link to %s, outside the paths named; not read", ld.display(p), real))
+				return nil
+			}
+			if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
+				ld.unfollowed = append(ld.unfollowed, ld.display(p)+": symbolic link to something not a regular file; not read")
 				return nil
 			}
 			return ld.file(real)
@@ -215,6 +222,9 @@ func (ld *loader) file(abs string) error {
 // source loads the documents of src; it reports whether one was of a known
 // kind.
 func (ld *loader) source(name, abs string, src []byte) (bool, error) {
+	if line, col, msg, ok := input.Encoding(src); !ok {
+		return false, &InputError{Pos: Pos{File: name, Line: line, Col: col}, Msg: msg}
+	}
 	docs, err := decodeDocuments(name, src)
 	if err != nil {
 		// Workflows source that a strict YAML parser rejects (e.g. ": "

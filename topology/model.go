@@ -329,6 +329,9 @@ type Graph struct {
 	Findings   []Finding // from loading and linking (unresolved-reference)
 	Suppress   *Suppressions
 	Skipped    []string // files of no known kind
+	// Unfollowed lists the symbolic links met in a directory walk and not
+	// read, each "link: reason" (outside the paths named, dangling).
+	Unfollowed []string
 	byName     map[string]*Component
 }
 

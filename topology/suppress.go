@@ -3,15 +3,20 @@ package topology
 import (
 	"regexp"
 	"strings"
+
+	"github.com/retrylint/retrylint/internal/suppress"
 )
 
 // Suppressions holds the `# retrylint:ignore RULE[,RULE] reason` comments
-// of the loaded files.
+// of the loaded files (the grammar of package internal/suppress).
 type Suppressions struct {
 	byFile map[string]map[int]Directive
-	// Invalid lists directives without a reason: they suppress nothing and
-	// are reported.
+	// Invalid lists directives without a rule or a reason: they suppress
+	// nothing and are reported.
 	Invalid []Directive
+	// Valid lists the other directives, in file and line order; one that
+	// names a rule no rule has is reported too.
+	Valid   []Directive
 	scanned map[string]bool
 }
 
@@ -22,7 +27,8 @@ type Directive struct {
 	Reason string
 }
 
-var ignoreRE = regexp.MustCompile(`#\s*retrylint:ignore(?:\s+([A-Za-z0-9_,-]+))?(?:[ \t]+(.*))?`)
+// ignoreRE finds the comment marker of a directive.
+var ignoreRE = regexp.MustCompile(`#\s*retrylint:ignore`)
 
 // scan records the ignore comments of one file, once.
 func (s *Suppressions) scan(file string, src []byte) {
@@ -37,29 +43,24 @@ func (s *Suppressions) scan(file string, src []byte) {
 		return
 	}
 	for i, line := range strings.Split(string(src), "\n") {
-		m := ignoreRE.FindStringSubmatchIndex(line)
+		m := ignoreRE.FindStringIndex(line)
 		if m == nil {
 			continue
 		}
-		d := Directive{Pos: Pos{File: file, Line: i + 1, Col: m[0] + 1}}
-		if m[2] >= 0 {
-			for _, r := range strings.Split(line[m[2]:m[3]], ",") {
-				if r = strings.TrimSpace(r); r != "" {
-					d.Rules = append(d.Rules, r)
-				}
-			}
+		text := line[m[0]+1:]
+		if j := strings.Index(text[1:], "#"); j >= 0 { // a further comment is no reason
+			text = text[:j+1]
 		}
-		if m[4] >= 0 {
-			reason := line[m[4]:m[5]]
-			if i := strings.Index(reason, "#"); i >= 0 { // a further comment is no reason
-				reason = reason[:i]
-			}
-			d.Reason = strings.TrimSpace(reason)
+		sd, ok := suppress.Parse(text)
+		if !ok {
+			continue
 		}
-		if len(d.Rules) == 0 || d.Reason == "" {
+		d := Directive{Pos: Pos{File: file, Line: i + 1, Col: m[0] + 1}, Rules: sd.Rules, Reason: sd.Reason}
+		if !sd.Valid() {
 			s.Invalid = append(s.Invalid, d)
 			continue
 		}
+		s.Valid = append(s.Valid, d)
 		if s.byFile == nil {
 			s.byFile = map[string]map[int]Directive{}
 		}
@@ -82,10 +83,8 @@ func (s *Suppressions) Suppressed(rule string, p Pos) bool {
 		if !ok {
 			continue
 		}
-		for _, r := range d.Rules {
-			if r == rule || r == "all" {
-				return true
-			}
+		if (suppress.Directive{Rules: d.Rules}).Covers(rule) {
+			return true
 		}
 	}
 	return false

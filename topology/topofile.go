@@ -9,7 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/retrylint/retrylint/topology/internal/input"
+	"github.com/retrylint/retrylint/internal/input"
 )
 
 // isTopologyFile recognises the topology file: `version: 1` plus

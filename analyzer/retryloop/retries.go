@@ -62,6 +62,9 @@ type retryIndex struct {
 func (a *checker) indexLoops(res *Result) {
 	a.retries = &retryIndex{byFunc: map[ast.Node][]*Loop{}, memo: map[*types.Func]*RetrySummary{}, busy: map[*types.Func]bool{}}
 	for _, l := range res.Loops {
+		if l.Library != nil && l.Library.Configures {
+			continue // sets up retries that run in other calls
+		}
 		a.retries.byFunc[l.Func] = append(a.retries.byFunc[l.Func], l)
 	}
 }

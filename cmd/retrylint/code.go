@@ -84,7 +84,7 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 	var inErr *inputError
 	if errors.As(err, &inErr) {
 		for _, line := range inErr.lines {
-			fmt.Fprintln(cmd.ErrOrStderr(), line)
+			fmt.Fprintln(cmd.ErrOrStderr(), report.EscapeLineStart(line))
 		}
 		return exitCode(2)
 	}
@@ -198,7 +198,7 @@ func loadPackages(cfg codeConfig, names bool) ([]*packages.Package, error) {
 		buildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
 	}
 	pkgs, err := packages.Load(&packages.Config{
-		Mode:       mode | packages.NeedModule,
+		Mode:       mode | packages.NeedModule | packages.NeedCompiledGoFiles, // cgo's output, as go vet sees it
 		Dir:        cfg.Dir,
 		Tests:      cfg.Tests,
 		BuildFlags: buildFlags,

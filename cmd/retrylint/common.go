@@ -2,10 +2,8 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/retrylint/retrylint/config"
 	"github.com/retrylint/retrylint/docs"
+	"github.com/retrylint/retrylint/internal/input"
 	"github.com/retrylint/retrylint/report"
 )
 
@@ -94,33 +93,6 @@ func writeReport(res *report.Result, format, output string, stdout io.Writer, op
 	return writeFileAtomic(buf.Bytes(), output, stdout)
 }
 
-// writeFileAtomic writes data to output ("" or "-": stdout); a file is
-// written under a temporary name and renamed once complete, readable by
-// all as a report should be.
-func writeFileAtomic(data []byte, output string, stdout io.Writer) error {
-	if output == "" || output == "-" {
-		_, err := stdout.Write(data)
-		return err
-	}
-	tmp, err := os.CreateTemp(dirOf(output), ".retrylint-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), output)
-}
-
 // projectURL is retrylint's home page; rule pages live under it.
 const projectURL = "https://github.com/retrylint/retrylint"
 
@@ -140,15 +112,6 @@ func ruleInfos() report.Rules {
 		})
 	}
 	return out
-}
-
-func dirOf(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if os.IsPathSeparator(path[i]) {
-			return path[:i+1]
-		}
-	}
-	return "."
 }
 
 // newResult returns an empty result stamped with this tool's name and version.
@@ -249,6 +212,9 @@ func (g *gateFlags) validate() error {
 	if g.writeBaseline && g.baseline == "" {
 		return fmt.Errorf("--write-baseline: say where with --baseline FILE")
 	}
+	if g.writeBaseline && g.baseline == "-" {
+		return fmt.Errorf("--write-baseline: --baseline - is no file to record into; name a file")
+	}
 	return nil
 }
 
@@ -303,13 +269,9 @@ func (g *gateFlags) applyBaseline(res *report.Result, stderr io.Writer) error {
 
 // readBaseline reads and decodes a baseline file.
 func readBaseline(file string) (*report.Baseline, error) {
-	src, err := os.ReadFile(file)
+	src, err := input.Read(file, maxBaselineSize)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("%s: cannot read baseline: %v", file, err)
+		return nil, fmt.Errorf("%s: baseline: %v", file, err)
 	}
 	return report.ReadBaseline(file, src)
 }

@@ -27,6 +27,9 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	if job := os.Getenv(helperEnv); job != "" {
+		os.Exit(runHelper(job)) // this binary re-run as a helper process
+	}
 	os.Exit(buildAndRun(m))
 }
 

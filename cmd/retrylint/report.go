@@ -92,8 +92,10 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 		if err != nil {
 			return err
 		}
-		baseRes, err := a.run(baseRoot, f.base)
-		cleanup()
+		baseRes, err := func() (*report.Result, error) {
+			defer cleanup() // on a panic in the analysis too
+			return a.run(baseRoot, f.base)
+		}()
 		if err != nil {
 			return err
 		}
@@ -149,7 +151,7 @@ func (a *reportRun) run(root, base string) (*report.Result, error) {
 		var inErr *inputError
 		if errors.As(err, &inErr) {
 			for _, line := range inErr.lines {
-				fmt.Fprintln(a.stderr, baseLabel(base)+line)
+				fmt.Fprintln(a.stderr, report.EscapeLineStart(baseLabel(base)+line))
 			}
 			return nil, exitCode(2)
 		}
@@ -271,15 +273,23 @@ func checkoutBase(wd, base string) (root string, cleanup func(), err error) {
 		return "", nil, err
 	}
 	tree := filepath.Join(tmp, "tree")
-	if _, err := git(top, "worktree", "add", "--detach", "--quiet", tree, commit); err != nil {
-		os.RemoveAll(tmp)
-		return "", nil, fmt.Errorf("--base %s: cannot check it out: %v", base, err)
-	}
-	cleanup = func() {
+	remove := func() {
 		// Best effort: a worktree left behind is pruned by the next run.
 		git(top, "worktree", "remove", "--force", tree)
 		os.RemoveAll(tmp)
 		git(top, "worktree", "prune")
+	}
+	// Recorded before the checkout starts, so that SIGINT or SIGTERM
+	// during it or during the analysis removes the worktree and its
+	// .git/worktrees entry.
+	forget := pending.add(remove)
+	cleanup = func() {
+		forget()
+		remove()
+	}
+	if _, err := git(top, "worktree", "add", "--detach", "--quiet", tree, commit); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("--base %s: cannot check it out: %v", base, err)
 	}
 	return filepath.Join(tree, sub), cleanup, nil
 }

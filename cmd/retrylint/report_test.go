@@ -14,6 +14,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/retrylint/retrylint/report"
+
+	"github.com/retrylint/retrylint/internal/shareddata"
 )
 
 var updateReport = flag.Bool("update-report", false, "rewrite the golden files under testdata/report/golden")
@@ -128,7 +130,7 @@ func ext(format string) string {
 // repository in shared/schemas.
 func sarifSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	path := filepath.Join(reportRoot, "..", "shared", "schemas", "sarif-schema-2.1.0.json")
+	path := shareddata.Path(t, "schemas/sarif-schema-2.1.0.json")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatalf("the SARIF schema: %v", err)

@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/retrylint/retrylint/report"
 )
 
 // exitCode ends a command with the given exit status and no further message:
@@ -18,6 +20,7 @@ type exitCode int
 func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 func execute(args []string) int {
+	exitOnSignal(pending)
 	return run(args, os.Stdout, os.Stderr)
 }
 
@@ -36,7 +39,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, &ec):
 		return int(ec)
 	default:
-		fmt.Fprintln(stderr, "retrylint:", err)
+		fmt.Fprintln(stderr, "retrylint:", report.EscapeText(err.Error()))
 		return 2
 	}
 }

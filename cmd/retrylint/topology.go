@@ -118,15 +118,19 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 
 // writeVerbose lists what was skipped and what the topology file overrode.
 func writeVerbose(w io.Writer, g *topology.Graph) {
+	esc := report.EscapeLineStart
 	for _, s := range g.Skipped {
-		fmt.Fprintf(w, "%s: skipped: no known manifest kind\n", s)
+		fmt.Fprintf(w, "%s: skipped: no known manifest kind\n", esc(s))
+	}
+	for _, s := range g.Unfollowed {
+		fmt.Fprintln(w, esc(s))
 	}
 	for _, c := range g.Components {
 		if len(c.Overridden) > 0 {
-			fmt.Fprintf(w, "%s: %s: topology file overrides %s\n", c.Pos, c.Name, strings.Join(c.Overridden, ", "))
+			fmt.Fprintf(w, "%s: %s: topology file overrides %s\n", esc(c.Pos.String()), report.EscapeText(c.Name), report.EscapeText(strings.Join(c.Overridden, ", ")))
 		}
 		if c.Assumed {
-			fmt.Fprintf(w, "%s: %s: assumed %s (%s)\n", c.Pos, c.Name, c.Kind, topology.KindDefaults(c.Kind))
+			fmt.Fprintf(w, "%s: %s: assumed %s (%s)\n", esc(c.Pos.String()), report.EscapeText(c.Name), c.Kind, topology.KindDefaults(c.Kind))
 		}
 	}
 }
@@ -146,7 +150,7 @@ func writeTopologyText(w io.Writer, res *report.Result, color bool) error {
 				tw.Flush()
 			}
 			root = c.Root
-			fmt.Fprintf(&b, "\nevent at %s:\n", root)
+			fmt.Fprintf(&b, "\nevent at %s:\n", report.EscapeText(root))
 			tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "  COMPONENT\tATTEMPTS\tFORMULA")
 		}
@@ -161,7 +165,7 @@ func writeTopologyText(w io.Writer, res *report.Result, color bool) error {
 		if c.Estimate != "" {
 			formula += " (" + c.Estimate + ")"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Target, attempts, formula)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", report.EscapeText(c.Target), attempts, report.EscapeText(formula))
 	}
 	if tw != nil {
 		tw.Flush()

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/retrylint/retrylint/report"
+
+	"github.com/retrylint/retrylint/internal/shareddata"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/topology/golden")
@@ -35,7 +37,7 @@ func repoRoot(t testing.TB) string {
 
 // corpusDir is the shared GCP corpus beside the repository.
 func corpusDir(t testing.TB) string {
-	return filepath.Join(repoRoot(t), "..", "shared", "corpus", "gcp")
+	return shareddata.Path(t, "corpus/gcp")
 }
 
 // runCLI runs `retrylint topology ARGS` in dir and returns its output and

@@ -1,15 +1,20 @@
 package terraform
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/retrylint/retrylint/internal/shareddata"
 )
 
 // FuzzParse feeds arbitrary bytes to the reader and to every accessor of what it returns: an
 // input gives a module or an *Error, never a panic.
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.tf"))
+	corpus, _ := shareddata.Find("corpus/gcp/terraform")
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.tf"))
 	for _, p := range files {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data)
@@ -44,6 +49,48 @@ func FuzzParse(f *testing.F) {
 			for _, p := range []string{"template.template.max_retries", "retry_config.max_attempts", "labels.a.b", "a.b.c"} {
 				r.Attr(p)
 				r.BlockAt(p)
+			}
+		}
+	})
+}
+
+// FuzzLoadModule loads a module of two .tf files the fuzzer writes, with a
+// workflow source and a template that file() and templatefile() read, a
+// local module, and a file() path outside the module: any content gives a
+// module or an *Error, never a panic, and nothing outside is read.
+func FuzzLoadModule(f *testing.F) {
+	f.Add([]byte("resource \"google_workflows_workflow\" \"w\" {\n  name = \"w\"\n  source_contents = file(\"${path.module}/wf.yaml\")\n}\n"),
+		[]byte("resource \"google_cloud_scheduler_job\" \"s\" {\n  name = \"s\"\n  http_target {\n    uri = \"https://x\"\n    body = base64encode(templatefile(\"tpl.json\", { job = var.job }))\n  }\n}\nvariable \"job\" { default = \"j\" }\n"),
+		[]byte("main:\n  steps:\n    - s:\n        return: $${1}\n"), []byte("{\"job\": \"${job}\"}"))
+	f.Add([]byte("module \"m\" { source = \"./m\" }\nlocals { x = file(\"../outside.yaml\") }\n"),
+		[]byte("resource \"google_cloud_run_v2_job\" \"j\" { name = module.m.name }\n"),
+		[]byte("output \"name\" { value = \"from-module\" }\n"), []byte("%{ for x in [1] }${x}%{ endfor }"))
+	f.Fuzz(func(t *testing.T, mainTF, otherTF, wf, tpl []byte) {
+		base := t.TempDir()
+		dir := filepath.Join(base, "mod")
+		if err := os.MkdirAll(filepath.Join(dir, "m"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range map[string][]byte{"main.tf": mainTF, "other.tf": otherTF, "wf.yaml": wf, "tpl.json": tpl, "m/main.tf": wf} {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(base, "outside.yaml"), []byte("secret"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, err := LoadDir(dir, Options{MaxFileSize: 1 << 16})
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		for _, r := range m.Resources {
+			for _, name := range r.AttrNames() {
+				if s := r.Source(name); s != nil && strings.Contains(s.Text, "secret") && !bytes.Contains(mainTF, []byte("secret")) && !bytes.Contains(otherTF, []byte("secret")) && !bytes.Contains(wf, []byte("secret")) && !bytes.Contains(tpl, []byte("secret")) {
+					t.Fatalf("%s.%s read a file outside the module: %+v", r.Type, name, s)
+				}
 			}
 		}
 	})

@@ -15,7 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
-	"github.com/retrylint/retrylint/topology/internal/input"
+	"github.com/retrylint/retrylint/internal/input"
 )
 
 // state is shared by the modules of one read.
@@ -323,6 +323,9 @@ func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, 
 		st.out.Files = append(st.out.Files, sf.name)
 		if err := nestingError(sf); err != nil {
 			return nil, err
+		}
+		if line, col, msg, ok := input.Encoding(sf.data); !ok {
+			return nil, &Error{Pos: Pos{File: sf.name, Line: line, Col: col}, Msg: msg}
 		}
 		f, diags := hclsyntax.ParseConfig(sf.data, sf.name, hcl.InitialPos)
 		if err := diagError(sf.name, diags); err != nil {

@@ -9,10 +9,12 @@ import (
 	"testing"
 
 	"github.com/retrylint/retrylint/topology/workflows"
+
+	"github.com/retrylint/retrylint/internal/shareddata"
 )
 
 // corpusDir holds real public Terraform files (test data only; see its README).
-const corpusDir = "../../../shared/corpus/gcp/terraform"
+func corpusDir(t *testing.T) string { return shareddata.Path(t, "corpus/gcp/terraform") }
 
 func base(abs string) string { return filepath.Base(abs) }
 
@@ -65,7 +67,7 @@ func attr(t *testing.T, r *Resource, path string) *Value {
 }
 
 func TestCorpusLoads(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(corpusDir, "*.tf"))
+	files, err := filepath.Glob(filepath.Join(corpusDir(t), "*.tf"))
 	if err != nil || len(files) == 0 {
 		t.Skipf("corpus not available: %v", err)
 	}
@@ -138,7 +140,7 @@ func TestCorpusValues(t *testing.T) {
 		m := loaded[c.file]
 		if m == nil {
 			var err error
-			m, err = Load([]string{filepath.Join(corpusDir, c.file)}, Options{Display: base})
+			m, err = Load([]string{filepath.Join(corpusDir(t), c.file)}, Options{Display: base})
 			if err != nil {
 				if errors.Is(err, os.ErrNotExist) || strings.Contains(err.Error(), "no such file") {
 					t.Skipf("corpus not available: %v", err)
@@ -167,7 +169,7 @@ func TestCorpusValues(t *testing.T) {
 // TestCorpusWorkflowPositions analyses a corpus heredoc with the Workflows parser and maps its
 // positions back into the .tf file.
 func TestCorpusWorkflowPositions(t *testing.T) {
-	f := filepath.Join(corpusDir, "tds-workflows-cloud_run_job-main.tf")
+	f := filepath.Join(corpusDir(t), "tds-workflows-cloud_run_job-main.tf")
 	if _, err := os.Stat(f); err != nil {
 		t.Skipf("corpus not available: %v", err)
 	}

@@ -6,15 +6,18 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/retrylint/retrylint/internal/shareddata"
 )
 
-// corpusRoot holds real Workflows sources beside the repository (shared/ next to main/).
-const corpusRoot = "../../../shared/corpus/gcp/workflows"
+// corpusRoot is the folder of real Workflows sources kept beside the
+// repository, for the tests that need it.
+func corpusRoot(t *testing.T) string { return shareddata.Path(t, "corpus/gcp/workflows") }
 
 // corpus parses one corpus file, skipping the test when the corpus is not there.
 func corpus(t *testing.T, name string) *Workflow {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(corpusRoot, name))
+	src, err := os.ReadFile(filepath.Join(corpusRoot(t), name))
 	if err != nil {
 		t.Skipf("corpus file not available: %v", err)
 	}
@@ -34,7 +37,7 @@ func failKinds(w *Workflow) []string {
 }
 
 func TestCorpusAllParse(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(corpusRoot, "*.yaml"))
+	files, _ := filepath.Glob(filepath.Join(corpusRoot(t), "*.yaml"))
 	if len(files) == 0 {
 		t.Skip("corpus not available")
 	}

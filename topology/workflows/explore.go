@@ -1,6 +1,9 @@
 package workflows
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // maxStates bounds the abstract states explored per scope, and maxStateBytes the memory their
 // variable sets take; past either the result is approximate.
@@ -20,8 +23,14 @@ type stateKey struct {
 type state struct {
 	key    stateKey
 	parent int
-	ok     []int // successors on normal completion
-	err    int   // successor on error; -1 if none or the error ends the execution
+	// head is the start of the witness path's step names, at most
+	// pathEnds of them, shared with the parent once full; names counts
+	// them all.
+	head  []string
+	names int
+	last  string // the last step name on the path
+	ok    []int  // successors on normal completion
+	err   int    // successor on error; -1 if none or the error ends the execution
 	// errFails: the error raised here ends the execution; errFailsPrimary: and it is not a
 	// double fault.
 	errFails, errFailsPrimary bool
@@ -60,7 +69,9 @@ func explore(g *graph, callee calleeFunc) *summary {
 	words := (len(g.vars) + 7) / 8
 	start := make([]byte, words)
 	for _, p := range g.scope.params {
-		setBit(start, g.vars[p])
+		if i, ok := g.vars[p]; ok {
+			setBit(start, i)
+		}
 	}
 	push := func(parent, nodeID int, defs []byte, df bool) int {
 		k := stateKey{nodeID, string(defs), df}
@@ -73,7 +84,9 @@ func explore(g *graph, callee calleeFunc) *summary {
 		}
 		id := len(s.states)
 		index[k] = id
-		s.states = append(s.states, &state{key: k, parent: parent, err: -1})
+		st := &state{key: k, parent: parent, err: -1}
+		s.extendPath(st, g.nodes[nodeID].name)
+		s.states = append(s.states, st)
 		s.byNode[nodeID] = append(s.byNode[nodeID], id)
 		return id
 	}
@@ -230,16 +243,72 @@ func withVars(g *graph, defs []byte, names []string, set bool) []byte {
 func setBit(b []byte, i int)      { b[i/8] |= 1 << (i % 8) }
 func hasBit(b []byte, i int) bool { return b[i/8]&(1<<(i%8)) != 0 }
 
-// steps returns the step names on the witness path to a state.
+// pathEnds is how many step names a witness path keeps at each end; a
+// longer path elides its middle as PathElision, so that n failures on a
+// path of n steps cost O(n), not O(n²).
+const pathEnds = 8
+
+// PathElision stands for the steps left out of a long fail path.
+const PathElision = "…"
+
+// extendPath sets st's path bookkeeping from its parent's and its node's
+// step name.
+func (s *summary) extendPath(st *state, name string) {
+	var head []string
+	last := ""
+	if st.parent >= 0 {
+		p := s.states[st.parent]
+		head, st.names, last = p.head, p.names, p.last
+	}
+	st.last = last
+	if name == "" || name == last {
+		st.head = head
+		return
+	}
+	st.last = name
+	st.names++
+	if len(head) < pathEnds {
+		head = append(head[:len(head):len(head)], name)
+	}
+	st.head = head
+}
+
+// steps returns the step names on the witness path to a state; a path of
+// more than 2×pathEnds steps keeps pathEnds at each end around PathElision.
 func (s *summary) steps(i int) []string {
+	st := s.states[i]
+	if st.names <= 2*pathEnds {
+		return s.tail(i, st.names)
+	}
+	out := append([]string(nil), st.head...)
+	out = append(out, PathElision)
+	return append(out, s.tail(i, pathEnds)...)
+}
+
+// joinSteps is the path a then b, its middle elided when it is long.
+func joinSteps(a, b []string) []string {
+	out := append(append([]string(nil), a...), b...)
+	if len(out) <= 2*pathEnds+1 {
+		return out
+	}
+	return append(append(out[:pathEnds:pathEnds], PathElision), out[len(out)-pathEnds:]...)
+}
+
+// tail returns the last n step names on the path to state i.
+func (s *summary) tail(i, n int) []string {
 	var names []string
 	for ; i >= 0; i = s.states[i].parent {
-		names = append(names, s.g.nodes[s.states[i].key.node].name)
+		name := s.g.nodes[s.states[i].key.node].name
+		if name == "" || (len(names) > 0 && names[len(names)-1] == name) {
+			continue
+		}
+		if len(names) == n {
+			break
+		}
+		names = append(names, name)
 	}
-	for l, r := 0, len(names)-1; l < r; l, r = l+1, r-1 {
-		names[l], names[r] = names[r], names[l]
-	}
-	return stepNames(names)
+	slices.Reverse(names)
+	return names
 }
 
 // failPaths turns the failures into FailPaths, following failing subworkflow calls.
@@ -251,7 +320,7 @@ func (s *summary) failPaths() {
 		if f.callee != nil {
 			for _, c := range f.callee.paths {
 				list = append(list, FailPath{Pos: c.Pos, Reason: c.Reason + " in subworkflow " + f.callee.g.scope.name,
-					Steps: append(append([]string(nil), prefix...), c.Steps...), Kind: c.Kind})
+					Steps: joinSteps(prefix, c.Steps), Kind: c.Kind})
 			}
 		} else {
 			list = []FailPath{{Pos: f.pos, Reason: f.reason, Steps: prefix, Kind: failKind(f.reason)}}

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -121,6 +122,20 @@ func scanString(s string) (string, int, error) {
 	return "", 0, fmt.Errorf("unterminated string")
 }
 
+// errOffset splits a parse error "offset N: msg" into N and msg; an error
+// without an offset is at 0.
+func errOffset(err error) (int, string) {
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "offset "); ok {
+		if num, text, ok := strings.Cut(rest, ": "); ok {
+			if n, err := strconv.Atoi(num); err == nil {
+				return n, text
+			}
+		}
+	}
+	return 0, msg
+}
+
 // exprAST is a parsed Workflows expression.
 type exprAST interface{ exprNode() }
 
@@ -205,6 +220,9 @@ func (t token) isOp(op string) bool      { return t.kind == tokOp && t.text == o
 
 func (p *exprParser) expectOp(op string) error {
 	if t := p.next(); !t.isOp(op) {
+		if t.kind == tokEOF {
+			return fmt.Errorf("offset %d: expected %q, found the end of the expression", t.off, op)
+		}
 		return fmt.Errorf("offset %d: expected %q, found %q", t.off, op, t.text)
 	}
 	return nil
@@ -453,16 +471,22 @@ func (p *exprParser) parseMap(d int) (exprAST, error) {
 }
 
 // dottedName returns "a.b.c" for a selector chain rooted at an identifier, or "".
+// It walks the chain once and joins once: a chain of n names costs O(n).
 func dottedName(e exprAST) string {
-	switch e := e.(type) {
-	case identExpr:
-		return e.name
-	case selExpr:
-		if s := dottedName(e.x); s != "" {
-			return s + "." + e.name
+	var names []string
+	for {
+		switch x := e.(type) {
+		case identExpr:
+			names = append(names, x.name)
+			slices.Reverse(names)
+			return strings.Join(names, ".")
+		case selExpr:
+			names = append(names, x.name)
+			e = x.x
+		default:
+			return ""
 		}
 	}
-	return ""
 }
 
 // rootIdent returns the identifier at the root of a selector/index chain.

@@ -106,7 +106,30 @@ func compile(sc *scope) (*graph, error) {
 		}
 		g.nodes[f.id].next = id
 	}
+	g.keepReadVars()
 	return g, nil
+}
+
+// keepReadVars narrows the tracked variables to those some step reads:
+// whether a variable no step reads is assigned changes no path, and each
+// tracked variable costs a bit in every explored state.
+func (g *graph) keepReadVars() {
+	read := make(map[string]bool)
+	for _, n := range g.nodes {
+		for _, r := range n.reads {
+			read[r.name] = true
+		}
+	}
+	names := make([]string, len(g.vars))
+	for name, i := range g.vars {
+		names[i] = name
+	}
+	g.vars = make(map[string]int, len(read))
+	for _, name := range names {
+		if read[name] {
+			g.vars[name] = len(g.vars)
+		}
+	}
 }
 
 func (g *graph) addVar(name string) {

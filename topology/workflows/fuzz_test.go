@@ -5,10 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/retrylint/retrylint/internal/shareddata"
 )
 
 func FuzzParse(f *testing.F) {
-	for _, dir := range []string{corpusRoot, "testdata"} {
+	corpus, _ := shareddata.Find("corpus/gcp/workflows")
+	for _, dir := range []string{corpus, "testdata"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
 		for _, file := range files {
 			if src, err := os.ReadFile(file); err == nil {
@@ -47,5 +50,35 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("incomplete fail path %+v", p)
 			}
 		}
+	})
+}
+
+// FuzzExpr feeds the expression parser alone: any text inside "${...}"
+// parses or gives an error with an offset inside it, never a panic; what
+// parses can be walked for the names it reads.
+func FuzzExpr(f *testing.F) {
+	for _, s := range []string{
+		`x + 1`, `"a" + b.c.d`, `map.get(m, "k")`, `not (a == 1 or b != "x")`, `a[0].b["c"]`,
+		`[1, 2, {"k": v}]`, `(x`, `"abc`, ``, `x +`, `http.default_retry_predicate`, `-1.5e3 // 2 % 3`,
+		`"{\\"a\\": 1}" + e.message`, `sys.get_env("GOOGLE_CLOUD_PROJECT_ID")`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		x, err := parseExpr(src)
+		if err != nil {
+			if off, _ := errOffset(err); off < 0 || off > len(src) {
+				t.Fatalf("error offset %d outside the %d bytes: %v", off, len(src), err)
+			}
+			return
+		}
+		dottedName(x)
+		rootIdent(x)
+		varRefs(x, func(name, path string) {
+			if name == "" || !strings.HasPrefix(path, name) {
+				t.Fatalf("read %q with path %q", name, path)
+			}
+		})
+		exprSpan("${" + src + "}")
 	})
 }

@@ -3,6 +3,7 @@ package workflows
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -215,29 +216,45 @@ func (d *decoder) expr(n *yaml.Node) (exprAST, bool, error) {
 	}
 	inner, ok, unclosed := exprSpan(n.Value)
 	if unclosed {
-		e := d.errorf(n, "unclosed \"${\" in expression: expected a closing \"}\"")
-		if n.Style == 0 || n.Style == yaml.FlowStyle {
-			if !strings.Contains(n.Value, "\n") {
-				e.Pos.Col += strings.Index(n.Value, "${")
-			}
-		} else if n.Style == yaml.DoubleQuotedStyle || n.Style == yaml.SingleQuotedStyle {
-			if !strings.Contains(n.Value, "\n") {
-				e.Pos.Col += 1 + strings.Index(n.Value, "${")
-			}
-		}
-		return nil, false, e
+		return nil, false, d.exprError(n, 0, "unclosed \"${\" in expression: expected a closing \"}\"")
 	}
 	if !ok {
 		return nil, false, nil
 	}
+	if strings.TrimSpace(inner) == "" {
+		return nil, false, d.exprError(n, 0, "empty expression \"${}\"")
+	}
 	x, err := parseExpr(inner)
 	if err != nil {
+		off, msg := errOffset(err)
+		if off >= len(inner) || strings.Contains(msg, "unterminated string") {
+			// Cut short: an unclosed parenthesis, bracket or string, an
+			// operator without its operand. The platform refuses it.
+			return nil, false, d.exprError(n, 2+off, "invalid expression: "+msg)
+		}
 		// Syntax the analysis does not model: the value is unknown and its reads are ignored.
 		d.opaque[n] = true
 		return nil, true, nil
 	}
 	d.exprs[n] = x
 	return x, true, nil
+}
+
+// exprError is an error in the expression of scalar n, at byte offset off
+// from its "${" when the scalar is on one line.
+func (d *decoder) exprError(n *yaml.Node, off int, msg string) *Error {
+	e := d.errorf(n, "%s", msg)
+	if strings.Contains(n.Value, "\n") {
+		return e
+	}
+	start := strings.Index(n.Value, "${")
+	switch n.Style {
+	case 0, yaml.FlowStyle:
+		e.Pos.Col += utf8.RuneCountInString(n.Value[:start+off])
+	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
+		e.Pos.Col += 1 + utf8.RuneCountInString(n.Value[:start+off])
+	}
+	return e
 }
 
 // tree walks a YAML value, checking its expressions and collecting the variables it reads.

@@ -29,6 +29,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/retrylint/retrylint/internal/input"
 )
 
 // Pos is a position in a source file; Line and Col are 1-based.
@@ -288,6 +290,9 @@ func Decode(file string, src []byte) (*yaml.Node, error) {
 	if len(src) > MaxSourceSize {
 		return nil, &Error{Pos: Pos{File: file, Line: 1, Col: 1},
 			Msg: fmt.Sprintf("source is %d bytes, larger than the %d accepted", len(src), MaxSourceSize)}
+	}
+	if line, col, msg, ok := input.Encoding(src); !ok {
+		return nil, &Error{Pos: Pos{File: file, Line: line, Col: col}, Msg: msg}
 	}
 	var doc yaml.Node
 	if err := decodeYAML(src, &doc); err != nil {

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/retrylint/retrylint/internal/shareddata"
 )
 
 func mustParse(t *testing.T, name, src string) *Workflow {
@@ -1031,7 +1033,7 @@ func TestQuoteExprScalars(t *testing.T) {
 }
 
 func TestTerraformHeredoc(t *testing.T) {
-	path := filepath.Join(corpusRoot, "..", "terraform", "tds-workflows-cloud_run_job-main.tf")
+	path := filepath.Join(shareddata.Path(t, "corpus/gcp/terraform"), "tds-workflows-cloud_run_job-main.tf")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Skipf("corpus not available: %v", err)

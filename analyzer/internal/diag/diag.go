@@ -4,17 +4,22 @@
 //	//retrylint:ignore RULE[,RULE] reason
 //	//nolint:retrylint
 //
-// on the line of the finding or the line above it. A retrylint:ignore
-// directive without a reason does not suppress anything and is itself
-// reported.
+// on the line of the finding or the line above it, in the grammar the
+// topology half shares (package internal/suppress). A retrylint:ignore
+// directive without a reason, or naming a rule no analyzer has, does not
+// suppress anything and is itself reported.
 package diag
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/internal/suppress"
 )
 
 // Report reports a finding of rule over [pos, end) unless a directive
@@ -42,15 +47,7 @@ type directive struct {
 }
 
 func (d directive) covers(rule string) bool {
-	if d.rules == nil {
-		return true
-	}
-	for _, r := range d.rules {
-		if r == rule || r == "retrylint" || r == "all" {
-			return true
-		}
-	}
-	return false
+	return d.rules == nil || suppress.Directive{Rules: d.rules}.Covers(rule)
 }
 
 func parse(c *ast.Comment) (directive, bool) {
@@ -60,22 +57,12 @@ func parse(c *ast.Comment) (directive, bool) {
 	}
 	text = strings.TrimSpace(text)
 	switch {
-	case strings.HasPrefix(text, "retrylint:ignore"):
-		rest := strings.TrimPrefix(text, "retrylint:ignore")
-		if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+	case strings.HasPrefix(text, suppress.Keyword):
+		sd, ok := suppress.Parse(text)
+		if !ok {
 			return directive{}, false
 		}
-		fields := strings.Fields(rest)
-		d := directive{pos: c.Pos(), ignore: true, rules: []string{}}
-		if len(fields) > 0 {
-			for _, r := range strings.Split(fields[0], ",") {
-				if r = strings.TrimSpace(r); r != "" {
-					d.rules = append(d.rules, r)
-				}
-			}
-			d.reason = strings.Join(fields[1:], " ")
-		}
-		return d, true
+		return directive{pos: c.Pos(), ignore: true, rules: append([]string{}, sd.Rules...), reason: sd.Reason}, true
 	case text == "nolint" || strings.HasPrefix(text, "nolint ") || strings.HasPrefix(text, "nolint//"):
 		return directive{pos: c.Pos()}, true
 	case strings.HasPrefix(text, "nolint:"):
@@ -128,7 +115,13 @@ func CheckDirectives(pass *analysis.Pass, rule string) {
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
 				d, ok := parse(c)
-				if !ok || !d.ignore || d.reason != "" {
+				if !ok || !d.ignore {
+					continue
+				}
+				if d.reason != "" {
+					if rule == First {
+						checkRuleNames(pass, c, d)
+					}
 					continue
 				}
 				switch {
@@ -146,5 +139,20 @@ func CheckDirectives(pass *analysis.Pass, rule string) {
 	}
 }
 
-// First is the rule that reports directives naming no rule at all.
+// checkRuleNames reports the rule names of a directive that no analyzer
+// has, a misspelling that would otherwise silently suppress nothing.
+func checkRuleNames(pass *analysis.Pass, c *ast.Comment, d directive) {
+	for _, r := range (suppress.Directive{Rules: d.rules}).Unknown(isRule) {
+		pass.Report(analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Category: First,
+			Message: fmt.Sprintf("%s: retrylint:ignore names %q, which is no retrylint rule (see retrylint rules), so it suppresses nothing", First, r)})
+	}
+}
+
+// Rules are the rules of the code analyzers, as directives name them.
+var Rules = []string{"fixed-sleep", "no-jitter", "no-cap", "unbounded-retry", "unclassified-retry", "retry-permanent", "sleep-ignores-context", "nested-retry"}
+
+func isRule(name string) bool { return slices.Contains(Rules, name) }
+
+// First is the rule that reports directives naming no rule at all, or a
+// rule that does not exist.
 const First = "fixed-sleep"

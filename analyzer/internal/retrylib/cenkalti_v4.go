@@ -22,10 +22,10 @@ const cenkaltiV4Path = "github.com/cenkalti/backoff/v4"
 // never grows. backoff.NewTicker(b) is read with the loop over its
 // channel, which ends when the back-off stops.
 func cenkaltiV4(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.BlockStmt) *Retrier {
-	return cenkalti(newTracer(info, call, enclosing), call, fn, cenkaltiV4Path)
+	return cenkalti(newReader(info, call, enclosing), call, fn, cenkaltiV4Path)
 }
 
-func cenkalti(t *tracer, call *ast.CallExpr, fn *types.Func, path string) *Retrier {
+func cenkalti(t *reader, call *ast.CallExpr, fn *types.Func, path string) *Retrier {
 	switch fn.Name() {
 	case "Retry", "RetryNotify", "RetryNotifyWithTimer", "RetryWithData", "RetryNotifyWithData", "RetryNotifyWithTimerAndData":
 		if path == cenkaltiV5Path {
@@ -56,7 +56,7 @@ func cenkalti(t *tracer, call *ast.CallExpr, fn *types.Func, path string) *Retri
 // cenkaltiTicker reads ticker := backoff.NewTicker(b) and the loop over
 // ticker.C that it paces: for range ticker.C { if err := op(); err != nil
 // { continue }; break }. The ticker stops when the back-off does.
-func cenkaltiTicker(t *tracer, call *ast.CallExpr, path string) *Retrier {
+func cenkaltiTicker(t *reader, call *ast.CallExpr, path string) *Retrier {
 	ticker := t.assignedTo(call)
 	if ticker == nil {
 		return nil
@@ -81,7 +81,7 @@ func cenkaltiTicker(t *tracer, call *ast.CallExpr, path string) *Retrier {
 
 // tickLoop returns the loop that receives from ticker.C: a range over
 // it, or a for loop that receives from it.
-func (t *tracer) tickLoop(ticker types.Object) ast.Stmt {
+func (t *reader) tickLoop(ticker types.Object) ast.Stmt {
 	isTick := func(e ast.Expr) bool {
 		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
 		return ok && sel.Sel.Name == "C" && exprObject(t.info, sel.X) == ticker
@@ -110,7 +110,7 @@ func (t *tracer) tickLoop(ticker types.Object) ast.Stmt {
 
 // cenkaltiNext reads b.NextBackOff() as the wait of the hand-written loop
 // around it.
-func cenkaltiNext(t *tracer, call *ast.CallExpr, path string) *Retrier {
+func cenkaltiNext(t *reader, call *ast.CallExpr, path string) *Retrier {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return nil
@@ -139,7 +139,7 @@ func cenkaltiNext(t *tracer, call *ast.CallExpr, path string) *Retrier {
 }
 
 // cenkaltiBackOff reads a BackOff value of v4 or v5.
-func (t *tracer) cenkaltiBackOff(e ast.Expr, path string, depth int) schedule {
+func (t *reader) cenkaltiBackOff(e ast.Expr, path string, depth int) schedule {
 	if depth > maxTrace {
 		return unknownSchedule(e)
 	}
@@ -200,7 +200,7 @@ func (t *tracer) cenkaltiBackOff(e ast.Expr, path string, depth int) schedule {
 		if named == nil || named.Obj().Pkg() == nil || Path(named.Obj().Pkg()) != path {
 			return unknownSchedule(e)
 		}
-		fields := literalFields(lit)
+		fields := structFields(lit)
 		t.setAfter(fields, e)
 		switch named.Obj().Name() {
 		case "ExponentialBackOff":
@@ -226,7 +226,7 @@ var cenkaltiOptionFields = map[string]string{
 	"WithMaxElapsedTime":      "MaxElapsedTime",
 }
 
-func (t *tracer) cenkaltiConstant(at ast.Expr, interval ast.Expr) schedule {
+func (t *reader) cenkaltiConstant(at ast.Expr, interval ast.Expr) schedule {
 	s := schedule{at: at, waits: true}
 	if interval == nil {
 		s.waits = false // a zero interval: retries at once
@@ -243,7 +243,7 @@ func (t *tracer) cenkaltiConstant(at ast.Expr, interval ast.Expr) schedule {
 // cenkaltiExponential reads an ExponentialBackOff from the fields the
 // code sets; defaults apply to the ones it does not when the constructor
 // built it (a struct literal starts from zero values).
-func (t *tracer) cenkaltiExponential(at ast.Expr, f fields, path string, defaults bool) schedule {
+func (t *reader) cenkaltiExponential(at ast.Expr, f fields, path string, defaults bool) schedule {
 	s := schedule{at: at, waits: true}
 	initial, initialKnown := 500*time.Millisecond, defaults
 	if e, ok := f.value["InitialInterval"]; ok {

@@ -15,10 +15,10 @@ const cenkaltiV5Path = "github.com/cenkalti/backoff/v5"
 // NewExponentialBackOff: 500ms, ×1.5, randomisation 0.5, capped at 60s.
 // b.NextBackOff() in a hand-written loop is read as in v4.
 func cenkaltiV5(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.BlockStmt) *Retrier {
-	return cenkalti(newTracer(info, call, enclosing), call, fn, cenkaltiV5Path)
+	return cenkalti(newReader(info, call, enclosing), call, fn, cenkaltiV5Path)
 }
 
-func cenkaltiV5Retry(t *tracer, call *ast.CallExpr) *Retrier {
+func cenkaltiV5Retry(t *reader, call *ast.CallExpr) *Retrier {
 	if len(call.Args) < 2 {
 		return nil
 	}
@@ -80,7 +80,7 @@ func cenkaltiV5Retry(t *tracer, call *ast.CallExpr) *Retrier {
 
 // v5Unknown is a Retry whose options come from code the finder cannot
 // read: only the operation and the context are known.
-func (t *tracer) v5Unknown(call *ast.CallExpr, at ast.Expr) *Retrier {
+func (t *reader) v5Unknown(call *ast.CallExpr, at ast.Expr) *Retrier {
 	s := unknownSchedule(at)
 	s.ctx = t.context(call.Args[0])
 	op := call.Args[1]

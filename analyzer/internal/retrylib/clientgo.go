@@ -5,7 +5,92 @@ import (
 	"go/types"
 )
 
-// clientgoRetry recognises the retries of clientgo; not read yet.
+const clientgoRetryPath = "k8s.io/client-go/util/retry"
+
+// clientgoRetry recognises the retries of k8s.io/client-go/util/retry:
+// RetryOnConflict(backoff, fn) retries conflicts only (409, which SPEC §2
+// counts as retryable after a re-read), and OnError(backoff, retriable, fn)
+// retries what retriable accepts. Both run wait.ExponentialBackoff with the
+// back-off given, without a context.
 func clientgoRetry(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.BlockStmt) *Retrier {
+	if sig, _ := fn.Type().(*types.Signature); sig == nil || sig.Recv() != nil {
+		return nil
+	}
+	t := newTracer(info, enclosing)
+	switch fn.Name() {
+	case "RetryOnConflict":
+		if len(call.Args) != 2 {
+			return nil
+		}
+		cond := conditionInfo{known: true, retries: true, classified: true}
+		return t.backoffRetrier(clientgoRetryPath, call, call.Args[0], call.Args[1], nil, &cond)
+	case "OnError":
+		if len(call.Args) != 3 {
+			return nil
+		}
+		cond := t.retriable(call.Args[1])
+		return t.backoffRetrier(clientgoRetryPath, call, call.Args[0], call.Args[2], nil, &cond)
+	}
 	return nil
+}
+
+// retriable reads OnError's predicate: an apierrors predicate, a function
+// literal over the error (run for each kind of API error), or a function
+// of its own, which is taken to classify.
+func (t *tracer) retriable(e ast.Expr) conditionInfo {
+	info := conditionInfo{known: true, retries: true, classified: true}
+	if fn := t.funcValue(e); fn != nil {
+		if fn.Pkg() != nil && Path(fn.Pkg()) == k8sErrorsPath {
+			if c, ok := k8sKinds[fn.Name()]; ok && isPermanentHTTP(c) {
+				info.permanent = httpPermanent([]int{c})
+			}
+		}
+		return info
+	}
+	lit := t.funcLit(e)
+	if lit == nil {
+		return info
+	}
+	errs := map[types.Object]bool{}
+	if p := paramObj(t.info, lit, 0); p != nil {
+		errs[p] = true
+	}
+	for obj := range t.errorVars(lit) {
+		errs[obj] = true
+	}
+	run := func(kind string) tri {
+		s := t.k8sScenario(errs, kind)
+		s.verdict = s.boolVerdict
+		return s.retries(lit.Body)
+	}
+	all := run("") == triTrue
+	var permanent []int
+	for _, kind := range sortedKinds() {
+		v := run(kind)
+		all = all && v == triTrue
+		if c := k8sKinds[kind]; v == triTrue && isPermanentHTTP(c) && t.mentions(lit, kind) {
+			permanent = append(permanent, c)
+		}
+	}
+	info.classified = !all
+	if info.classified {
+		info.permanent = httpPermanent(permanent)
+	}
+	return info
+}
+
+// funcValue returns the function a function-valued expression names
+// (apierrors.IsConflict, isRetryable), or nil.
+func (t *tracer) funcValue(e ast.Expr) *types.Func {
+	var id *ast.Ident
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return nil
+	}
+	fn, _ := t.info.Uses[id].(*types.Func)
+	return fn
 }

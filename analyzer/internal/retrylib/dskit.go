@@ -26,7 +26,7 @@ func dskit(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.
 	if !ok {
 		return nil
 	}
-	t := newTracer(info, call, enclosing)
+	t := newReader(info, call, enclosing)
 	origin, where := t.value(sel.X)
 	loop, fresh, ok := t.round(call.Pos(), origin)
 	if !ok {
@@ -71,13 +71,13 @@ func dskit(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.
 
 // dskitConfig reads a backoff.Config: a literal, a variable with fields
 // set after it, or a helper of the package that returns one.
-func (t *tracer) dskitConfig(newCall *ast.CallExpr, cfg ast.Expr) schedule {
+func (t *reader) dskitConfig(newCall *ast.CallExpr, cfg ast.Expr) schedule {
 	x, where := t.value(cfg)
 	lit, ok := ast.Unparen(x).(*ast.CompositeLit)
 	if !ok {
 		return unknownSchedule(cfg)
 	}
-	f := literalFields(lit)
+	f := structFields(lit)
 	t.setAfter(f, cfg)
 	fields := f.value
 	s := schedule{at: lit, waits: true, factor: 2}
@@ -118,7 +118,7 @@ func (t *tracer) dskitConfig(newCall *ast.CallExpr, cfg ast.Expr) schedule {
 
 // asksOngoing reports whether a loop consults the back-off b for its
 // end: b.Ongoing() or b.Err() in its condition or body.
-func (t *tracer) asksOngoing(loop ast.Stmt, b ast.Expr) bool {
+func (t *reader) asksOngoing(loop ast.Stmt, b ast.Expr) bool {
 	obj := exprObject(t.info, b)
 	found := false
 	ast.Inspect(loop, func(n ast.Node) bool {
@@ -149,7 +149,7 @@ func exprObject(info *types.Info, e ast.Expr) types.Object {
 
 // loopInspects reports whether a hand-written loop's body looks at what
 // failed in a condition.
-func (t *tracer) loopInspects(loop ast.Stmt) bool {
+func (t *reader) loopInspects(loop ast.Stmt) bool {
 	found := false
 	ast.Inspect(loopBody(loop), func(n ast.Node) bool {
 		if found {

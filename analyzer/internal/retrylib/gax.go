@@ -24,7 +24,7 @@ func gax(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.Bl
 	if fn.Signature().Recv() != nil {
 		return nil
 	}
-	t := newTracer(info, call, enclosing)
+	t := newReader(info, call, enclosing)
 	switch fn.Name() {
 	case "Invoke":
 		if len(call.Args) < 2 {
@@ -66,7 +66,7 @@ func gax(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.Bl
 
 // givenToInvoke reports whether a WithRetry call is an option of a
 // gax.Invoke in the same body.
-func (t *tracer) givenToInvoke(retry *ast.CallExpr) bool {
+func (t *reader) givenToInvoke(retry *ast.CallExpr) bool {
 	found := false
 	ast.Inspect(t.body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -74,7 +74,7 @@ func (t *tracer) givenToInvoke(retry *ast.CallExpr) bool {
 			return !found
 		}
 		if _, ok := isCall(t.info, call, gaxPath, "Invoke"); ok {
-			at := &tracer{info: t.info, body: t.body, use: call.Pos()}
+			at := &reader{info: t.info, body: t.body, use: call.Pos()}
 			opts, _ := at.options(call, 2)
 			for _, o := range opts {
 				if x, _ := at.value(o); ast.Unparen(x) == retry {
@@ -88,7 +88,7 @@ func (t *tracer) givenToInvoke(retry *ast.CallExpr) bool {
 }
 
 // gaxRetry reads the Retryer a WithRetry(func() gax.Retryer {...}) builds.
-func (t *tracer) gaxRetry(withRetry *ast.CallExpr) (schedule, verdict) {
+func (t *reader) gaxRetry(withRetry *ast.CallExpr) (schedule, verdict) {
 	unknown := func() (schedule, verdict) { return unknownSchedule(withRetry), verdict{classified: true} }
 	if len(withRetry.Args) != 1 {
 		return unknown()
@@ -161,14 +161,14 @@ func (t *tracer) gaxRetry(withRetry *ast.CallExpr) (schedule, verdict) {
 
 // gaxBackoff reads a gax.Backoff literal: always jittered and capped,
 // growing unless its Multiplier is 1.
-func (t *tracer) gaxBackoff(e ast.Expr) schedule {
+func (t *reader) gaxBackoff(e ast.Expr) schedule {
 	s := schedule{at: e, waits: true, delay: Delay{Grows: true, Random: true, Capped: true}}
 	x, where := t.value(e)
 	lit, ok := ast.Unparen(x).(*ast.CompositeLit)
 	if !ok {
 		return s
 	}
-	f := literalFields(lit)
+	f := structFields(lit)
 	t.setAfter(f, e)
 	if m, ok := f.value["Multiplier"]; ok {
 		if f, known := where.float(m); known && f == 1 {

@@ -1,11 +1,619 @@
 package retrylib
 
 import (
+	"cmp"
 	"go/ast"
+	"go/constant"
+	"go/token"
 	"go/types"
+	"math"
+	"slices"
+	"strings"
+	"time"
 )
 
-// k8sWait recognises the retries of k8swait; not read yet.
+const (
+	k8sWaitPath   = "k8s.io/apimachinery/pkg/util/wait"
+	k8sErrorsPath = "k8s.io/apimachinery/pkg/api/errors"
+)
+
+// unknownSteps is the attempt limit taken for a wait.Backoff whose Steps
+// cannot be read: client-go's retry.DefaultBackoff (4). ExponentialBackoff
+// always stops after Steps conditions, so the retry is bounded either way.
+const unknownSteps = 4
+
+// pollForm says where the arguments of a wait.Poll* function are; -1 when
+// it has none of that kind.
+type pollForm struct {
+	ctx, interval, timeout, stop, cond int
+}
+
+// pollForms are the polling functions of k8s.io/apimachinery/pkg/util/wait
+// (v0.37.2). They wait a fixed interval between conditions.
+var pollForms = map[string]pollForm{
+	"PollUntilContextCancel":           {0, 1, -1, -1, 3},
+	"PollUntilContextTimeout":          {0, 1, 2, -1, 4},
+	"Poll":                             {-1, 0, 1, -1, 2},
+	"PollWithContext":                  {0, 1, 2, -1, 3},
+	"PollUntil":                        {-1, 0, -1, 2, 1},
+	"PollUntilWithContext":             {0, 1, -1, -1, 2},
+	"PollInfinite":                     {-1, 0, -1, -1, 1},
+	"PollInfiniteWithContext":          {0, 1, -1, -1, 2},
+	"PollImmediate":                    {-1, 0, 1, -1, 2},
+	"PollImmediateWithContext":         {0, 1, 2, -1, 3},
+	"PollImmediateUntil":               {-1, 0, -1, 2, 1},
+	"PollImmediateUntilWithContext":    {0, 1, -1, -1, 2},
+	"PollImmediateInfinite":            {-1, 0, -1, -1, 1},
+	"PollImmediateInfiniteWithContext": {0, 1, -1, -1, 2},
+}
+
+// k8sWait recognises the retries of k8s.io/apimachinery/pkg/util/wait:
+// ExponentialBackoff and ExponentialBackoffWithContext, and the Poll
+// functions, when their condition performs an operation and goes round on
+// its failure (returns false, nil). A condition that only checks
+// readiness — or that waits for an object to appear, going round on
+// NotFound — is a poll, not a retry. Until, JitterUntil and Forever are
+// periodic and are not read.
 func k8sWait(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.BlockStmt) *Retrier {
-	return nil
+	if sig, _ := fn.Type().(*types.Signature); sig == nil || sig.Recv() != nil {
+		return nil
+	}
+	t := newTracer(info, enclosing)
+	arg := func(i int) ast.Expr {
+		if i < 0 || i >= len(call.Args) {
+			return nil
+		}
+		return call.Args[i]
+	}
+	switch fn.Name() {
+	case "ExponentialBackoff":
+		return t.backoffRetrier(k8sWaitPath, call, arg(0), arg(1), nil, nil)
+	case "ExponentialBackoffWithContext":
+		return t.backoffRetrier(k8sWaitPath, call, arg(1), arg(2), arg(0), nil)
+	}
+	form, ok := pollForms[fn.Name()]
+	if !ok || arg(form.cond) == nil || arg(form.interval) == nil {
+		return nil
+	}
+	cond := t.condition(arg(form.cond))
+	if !cond.known || !cond.retries {
+		return nil // a readiness poll
+	}
+	r := &Retrier{
+		Library:    k8sWaitPath,
+		Call:       call,
+		Op:         arg(form.cond),
+		Waits:      true,
+		DelayAt:    arg(form.interval),
+		Delay:      Delay{Value: t.durationText(arg(form.interval))},
+		Classified: cond.classified,
+		Permanent:  cond.permanent,
+	}
+	if e := arg(form.timeout); e != nil {
+		d, known := t.durationOf(e)
+		r.Deadline = !known || d > 0 // a zero timeout polls for ever
+	}
+	if e := arg(form.ctx); e != nil {
+		r.Context = t.liveContext(e)
+	}
+	if e := arg(form.stop); e != nil {
+		r.Context = !t.refersTo(e, k8sWaitPath, "NeverStop") && t.liveContext(e)
+	}
+	r.Fixes = waitFixes(true, false)
+	return r
+}
+
+// waitFixes says how to fix a wait or client-go retry in their terms:
+// poll for a Poll function, onError for client-go's OnError and
+// RetryOnConflict.
+func waitFixes(poll, onError bool) map[string]string {
+	f := map[string]string{
+		"no-jitter":             "set Jitter in the wait.Backoff, e.g. Jitter: 0.5",
+		"no-cap":                "set Cap in the wait.Backoff, e.g. Cap: 30 * time.Second",
+		"fixed-sleep":           "set Factor above 1, Jitter and Cap in the wait.Backoff",
+		"unbounded-retry":       "poll with wait.PollUntilContextTimeout, or under a context that ends",
+		"unclassified-retry":    "return the error for failures that cannot pass, and false, nil only for transient ones, e.g. apierrors.IsServerTimeout(err)",
+		"retry-permanent":       "return these errors from the condition instead of false, nil",
+		"sleep-ignores-context": "use wait.ExponentialBackoffWithContext(ctx, ...)",
+	}
+	if poll {
+		f["fixed-sleep"] = "retry with wait.ExponentialBackoffWithContext and a wait.Backoff with Factor, Jitter and Cap"
+		f["sleep-ignores-context"] = "poll with wait.PollUntilContextTimeout(ctx, ...)"
+	}
+	if onError {
+		f["unclassified-retry"] = "let OnError's retriable accept only transient errors, e.g. apierrors.IsConflict or apierrors.IsServerTimeout"
+		f["retry-permanent"] = "drop them from OnError's retriable and retry only transient errors, e.g. apierrors.IsServerTimeout or apierrors.IsTooManyRequests"
+		f["sleep-ignores-context"] = "pass a back-off short enough to finish within the caller's deadline, or retry with wait.ExponentialBackoffWithContext(ctx, ...)"
+	}
+	return f
+}
+
+// waitBackoff is a wait.Backoff as configured: at is where, duration the
+// Duration as written; each value comes with whether it could be read
+// (K).
+type waitBackoff struct {
+	at, duration                              ast.Expr
+	durationV, capV                           time.Duration
+	factorV, jitterV                          float64
+	stepsV                                    int64
+	durationK, factorK, jitterK, capK, stepsK bool
+}
+
+// defaultBackoffs are the wait.Backoff values client-go's util/retry
+// exports (v0.37.2).
+var defaultBackoffs = map[string]waitBackoff{
+	"DefaultRetry":   {durationV: 10 * time.Millisecond, factorV: 1.0, jitterV: 0.1, stepsV: 5, durationK: true, factorK: true, jitterK: true, capK: true, stepsK: true},
+	"DefaultBackoff": {durationV: 10 * time.Millisecond, factorV: 5.0, jitterV: 0.1, stepsV: 4, durationK: true, factorK: true, jitterK: true, capK: true, stepsK: true},
+}
+
+// waitBackoffOf reads the wait.Backoff e gives at pos: a struct literal,
+// client-go's DefaultRetry or DefaultBackoff, a local variable holding one,
+// and the fields set on it before pos. Fields that cannot be read stay
+// unknown.
+func (t *tracer) waitBackoffOf(e ast.Expr, pos token.Pos) waitBackoff {
+	b := waitBackoff{at: e}
+	from := func(v ast.Expr) bool {
+		v = ast.Unparen(v)
+		if u, ok := v.(*ast.StarExpr); ok {
+			v = u.X
+		}
+		for name, d := range defaultBackoffs {
+			if t.refersTo(v, clientgoRetryPath, name) {
+				d.at = v
+				b = d
+				return true
+			}
+		}
+		if lit := compositeOf(v); lit != nil {
+			if tv, ok := t.info.Types[lit]; ok && isNamed(tv.Type, k8sWaitPath, "Backoff") {
+				b = waitBackoff{at: lit, durationK: true, factorK: true, jitterK: true, capK: true, stepsK: true}
+				for name, val := range literalFields(lit) {
+					b.field(t, name, val)
+				}
+				return true
+			}
+		}
+		return false
+	}
+	key := keyOf(e)
+	if !from(e) && key != "" {
+		if o := t.origin(key, pos); o != nil && o.Index == 0 {
+			from(o.Value)
+		} else if v := t.packageValue(e); v != nil {
+			from(v)
+		}
+	}
+	for _, s := range t.fieldSets(key) {
+		if s.At.Pos() < pos {
+			b.field(t, s.Field, s.Value)
+		}
+	}
+	return b
+}
+
+func isNamed(typ types.Type, path, name string) bool {
+	if p, ok := typ.(*types.Pointer); ok {
+		typ = p.Elem()
+	}
+	n, ok := typ.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && Path(n.Obj().Pkg()) == path && n.Obj().Name() == name
+}
+
+func (b *waitBackoff) field(t *tracer, name string, v ast.Expr) {
+	switch name {
+	case "Duration":
+		b.duration = v
+		b.durationV, b.durationK = t.durationOf(v)
+	case "Factor":
+		b.factorV, b.factorK = t.floatOf(v)
+	case "Jitter":
+		b.jitterV, b.jitterK = t.floatOf(v)
+	case "Steps":
+		b.stepsV, b.stepsK = t.intOf(v)
+	case "Cap":
+		b.capV, b.capK = t.durationOf(v)
+	}
+}
+
+// attempts is the most conditions ExponentialBackoff runs: Steps, or
+// fewer when the growing duration would pass Cap, which ends the schedule
+// (Step sets Steps to 0): Duration×Factor^n may reach Cap for n =
+// floor(log(Cap/Duration)/log(Factor)), one condition each.
+func (b waitBackoff) attempts() int64 {
+	if !b.stepsK {
+		return unknownSteps
+	}
+	steps := b.stepsV
+	if b.capK && b.capV > 0 && b.factorK && b.factorV > 1 && b.durationK && b.durationV > 0 && b.capV > b.durationV {
+		toCap := int64(math.Floor(math.Log(float64(b.capV)/float64(b.durationV))/math.Log(b.factorV)+1e-9)) + 1
+		steps = min(steps, toCap)
+	}
+	return steps
+}
+
+// delay is the shape of the waits: Duration multiplied by Factor each
+// step, plus up to Jitter×Duration at random, clamped by Cap; the schedule
+// ends after Steps.
+func (b waitBackoff) delay(t *tracer) Delay {
+	var d Delay
+	if !b.factorK || !b.jitterK {
+		return Delay{Unknown: true}
+	}
+	steps := b.attempts()
+	d.Grows = b.factorV > 1 && steps > 2
+	d.Random = b.jitterV > 0
+	if !d.Grows && !d.Random {
+		if b.duration != nil {
+			d.Value = t.durationText(b.duration)
+		} else {
+			d.Value = time.Duration(b.durationV).String()
+		}
+	}
+	switch {
+	case b.capK && b.capV > 0, !b.capK:
+		d.Capped = true
+	case b.durationK && b.stepsK:
+		last := float64(b.durationV) * math.Pow(b.factorV, float64(steps-2))
+		d.Capped = last <= float64(longestFiniteWait)
+	default:
+		d.Capped = true // a finite schedule whose length cannot be read
+	}
+	return d
+}
+
+// shortSchedule is the longest total wait of a back-off that sleeps
+// without a context and is not held against it.
+const shortSchedule = time.Second
+
+// totalWait adds up the waits between Steps conditions, their jitter
+// included at most; ok is false when a value cannot be read.
+func (b waitBackoff) totalWait() (time.Duration, bool) {
+	if !b.durationK || !b.factorK || !b.jitterK || !b.stepsK || !b.capK {
+		return 0, false
+	}
+	var total float64
+	d := float64(b.durationV)
+	for i := int64(0); i < b.stepsV-1; i++ {
+		total += d * (1 + max(b.jitterV, 0))
+		if b.factorV != 0 {
+			d *= b.factorV
+		}
+		if b.capV > 0 && d > float64(b.capV) {
+			d = float64(b.capV)
+		}
+	}
+	return time.Duration(total), true
+}
+
+// backoffRetrier builds the Retrier of ExponentialBackoff-like calls:
+// backoff is the wait.Backoff, op the condition (or operation), ctx the
+// context, if any. classify overrides the reading of the condition (for
+// client-go's OnError and RetryOnConflict).
+func (t *tracer) backoffRetrier(lib string, call *ast.CallExpr, backoff, op, ctx ast.Expr, classify *conditionInfo) *Retrier {
+	if backoff == nil || op == nil {
+		return nil
+	}
+	cond := classify
+	if cond == nil {
+		c := t.condition(op)
+		if c.known && !c.retries {
+			return nil // a readiness poll with back-off
+		}
+		if !c.known {
+			c = conditionInfo{known: true, retries: true, classified: true}
+		}
+		cond = &c
+	}
+	b := t.waitBackoffOf(backoff, call.Pos())
+	attempts := b.attempts()
+	if attempts <= 1 {
+		return nil // one condition at most: no retry
+	}
+	r := &Retrier{
+		Library:    lib,
+		Call:       call,
+		Op:         op,
+		Attempts:   limit(attempts),
+		Waits:      !b.durationK || b.durationV > 0, // a zero Duration never waits
+		Delay:      b.delay(t),
+		DelayAt:    b.at,
+		Classified: cond.classified,
+		Permanent:  cond.permanent,
+	}
+	r.Fixes = waitFixes(false, lib == clientgoRetryPath)
+	if ctx != nil {
+		r.Context = t.liveContext(ctx)
+	} else if total, ok := b.totalWait(); ok && total <= shortSchedule {
+		// ExponentialBackoff sleeps without a context, but a schedule this
+		// short (client-go's DefaultRetry waits 40ms in all) cannot hold
+		// a cancelled caller back.
+		r.Context = true
+	}
+	// wait.Backoff is passed by value: every call starts the schedule
+	// over wherever the value is made, so a call inside a retry loop is a
+	// nested retry, not a back-off that never grows.
+	return r
+}
+
+// conditionInfo is what a wait condition (or an OnError retriable) does
+// with a failure.
+type conditionInfo struct {
+	known      bool // the condition's code is visible
+	retries    bool // it goes round on the failure of an operation
+	classified bool // only some failures go round
+	permanent  []string
+}
+
+// k8sKinds are the apierrors predicates and the status they test.
+var k8sKinds = map[string]int{
+	"IsBadRequest": 400, "IsUnauthorized": 401, "IsForbidden": 403, "IsNotFound": 404,
+	"IsMethodNotSupported": 405, "IsGone": 410, "IsInvalid": 422,
+	"IsConflict": 409, "IsAlreadyExists": 409, "IsTooManyRequests": 429,
+	"IsInternalError": 500, "IsServerTimeout": 500, "IsServiceUnavailable": 503, "IsTimeout": 504,
+}
+
+// condition reads a wait.ConditionFunc: whether it goes round (returns
+// false, nil) on the failure of an operation it performs, and how it
+// classifies that failure.
+func (t *tracer) condition(e ast.Expr) conditionInfo {
+	lit := t.condLit(e)
+	if lit == nil {
+		return conditionInfo{}
+	}
+	info := conditionInfo{known: true}
+	if !t.goesRoundOnError(lit) || t.onlyLocal(lit) {
+		return info
+	}
+	errs := t.errorVars(lit)
+	run := func(kind string) tri {
+		return t.condVerdict(t.k8sScenario(errs, kind), lit)
+	}
+	generic := run("")
+	nonNotFound := false
+	all := generic == triTrue
+	var permanent []int
+	for _, kind := range sortedKinds() {
+		v := run(kind)
+		all = all && v == triTrue
+		if kind != "IsNotFound" && v == triTrue && t.mentions(lit, kind) {
+			nonNotFound = true
+			if c := k8sKinds[kind]; isPermanentHTTP(c) {
+				permanent = append(permanent, c)
+			}
+		}
+	}
+	if generic == triFalse && !nonNotFound {
+		return info // goes round only while the object is not found: readiness
+	}
+	info.retries = true
+	info.classified = !all
+	if info.classified {
+		info.permanent = httpPermanent(permanent)
+	}
+	return info
+}
+
+// localPackages are packages whose failing calls look at this machine
+// only: a condition over them polls local readiness (a socket file
+// appearing), it does not retry a dependency.
+var localPackages = map[string]bool{"os": true, "io/fs": true, "path/filepath": true, "io/ioutil": true}
+
+// onlyLocal reports whether every call in the condition that can fail is
+// into a local package.
+func (t *tracer) onlyLocal(lit *ast.FuncLit) bool {
+	failing, local := 0, 0
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sig, ok := t.info.TypeOf(call.Fun).(*types.Signature)
+		if !ok || sig.Results().Len() == 0 || !isErrorType(sig.Results().At(sig.Results().Len()-1).Type()) {
+			return true
+		}
+		failing++
+		if fn := t.callee(call); fn != nil && fn.Pkg() != nil && localPackages[Path(fn.Pkg())] {
+			local++
+		}
+		return true
+	})
+	return failing > 0 && failing == local
+}
+
+// condLit returns the function literal of a condition, through
+// wait.ConditionFunc(...) conversions and .WithContext().
+func (t *tracer) condLit(e ast.Expr) *ast.FuncLit {
+	for range 4 {
+		e = ast.Unparen(t.resolve(e))
+		call, ok := e.(*ast.CallExpr)
+		if !ok {
+			break
+		}
+		if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
+			e = call.Args[0]
+			continue
+		}
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "WithContext" && len(call.Args) == 0 {
+			e = sel.X
+			continue
+		}
+		break
+	}
+	lit, _ := e.(*ast.FuncLit)
+	return lit
+}
+
+// goesRoundOnError reports whether the condition has a return false, nil
+// under a test of an error.
+func (t *tracer) goesRoundOnError(lit *ast.FuncLit) bool {
+	found := false
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if t.isRetryReturn(n) && t.guardedByError(n, lit) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isRetryReturn reports return false, nil.
+func (t *tracer) isRetryReturn(r *ast.ReturnStmt) bool {
+	if len(r.Results) != 2 {
+		return false
+	}
+	v := t.constOf(r.Results[0])
+	id, ok := ast.Unparen(r.Results[1]).(*ast.Ident)
+	return v != nil && v.Kind() == constant.Bool && !constant.BoolVal(v) && ok && id.Name == "nil"
+}
+
+// guardedByError reports whether an if or case holding n, inside lit,
+// tests an error value.
+func (t *tracer) guardedByError(n ast.Node, lit *ast.FuncLit) bool {
+	for p := t.parent[n]; p != nil && p != ast.Node(lit); p = t.parent[p] {
+		var conds []ast.Expr
+		switch p := p.(type) {
+		case *ast.IfStmt:
+			conds = []ast.Expr{p.Cond}
+		case *ast.CaseClause:
+			conds = p.List
+			if sw, ok := t.parent[t.parent[p]].(*ast.SwitchStmt); ok && sw.Tag != nil {
+				conds = append(conds, sw.Tag)
+			}
+		}
+		for _, c := range conds {
+			if t.mentionsError(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (t *tracer) mentionsError(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if x, ok := n.(ast.Expr); ok {
+			if tv, ok := t.info.Types[x]; ok && isErrorType(tv.Type) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func isErrorType(typ types.Type) bool {
+	return typ != nil && types.Identical(typ, types.Universe.Lookup("error").Type())
+}
+
+// errorVars are the error variables declared in the condition.
+func (t *tracer) errorVars(lit *ast.FuncLit) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if obj := t.info.Defs[id]; obj != nil && isErrorType(obj.Type()) {
+				out[obj] = true
+			}
+			if obj := t.info.Uses[id]; obj != nil && isErrorType(obj.Type()) {
+				out[obj] = true
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// k8sScenario is a failed operation whose error is of kind (an apierrors
+// predicate name; "" for an error no predicate recognises).
+func (t *tracer) k8sScenario(errs map[types.Object]bool, kind string) *scenario {
+	isErr := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && errs[t.info.Uses[id]]
+	}
+	s := &scenario{t: t}
+	s.truth = func(e ast.Expr) tri {
+		switch x := e.(type) {
+		case *ast.BinaryExpr:
+			if x.Op != token.EQL && x.Op != token.NEQ {
+				break
+			}
+			id, ok := ast.Unparen(x.Y).(*ast.Ident)
+			if !ok || id.Name != "nil" || !isErr(x.X) {
+				break
+			}
+			return triOf(x.Op == token.NEQ)
+		case *ast.CallExpr:
+			fn := t.callee(x)
+			if fn != nil && fn.Pkg() != nil && Path(fn.Pkg()) == k8sErrorsPath {
+				if _, ok := k8sKinds[fn.Name()]; ok {
+					return triOf(fn.Name() == kind)
+				}
+			}
+		}
+		return triUnknown
+	}
+	return s
+}
+
+// condVerdict runs a condition: true when it returns false, nil (goes
+// round), false on any other return.
+func (t *tracer) condVerdict(s *scenario, lit *ast.FuncLit) tri {
+	s.verdict = func(r ast.Expr) tri { return triUnknown }
+	v, _ := s.execReturns(lit.Body.List, func(r *ast.ReturnStmt) tri {
+		if t.isRetryReturn(r) {
+			return triTrue
+		}
+		return triFalse
+	})
+	return v
+}
+
+// execReturns runs stmts, reading each return statement with read.
+func (s *scenario) execReturns(stmts []ast.Stmt, read func(*ast.ReturnStmt) tri) (tri, bool) {
+	s.onReturn = read
+	defer func() { s.onReturn = nil }()
+	return s.exec(stmts, nil)
+}
+
+// mentions reports whether the literal calls the apierrors predicate name.
+func (t *tracer) mentions(lit ast.Node, name string) bool {
+	found := false
+	ast.Inspect(lit, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if fn := t.callee(call); isFunc(fn, k8sErrorsPath, name) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func sortedKinds() []string {
+	out := make([]string, 0, len(k8sKinds))
+	for k := range k8sKinds {
+		out = append(out, k)
+	}
+	// by status, then name, so that permanent statuses read in order
+	slices.SortFunc(out, func(a, b string) int {
+		if c := cmp.Compare(k8sKinds[a], k8sKinds[b]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+func isPermanentHTTP(c int) bool {
+	for _, p := range permanentHTTP {
+		if p == c {
+			return true
+		}
+	}
+	return false
 }

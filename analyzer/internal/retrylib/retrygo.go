@@ -17,7 +17,7 @@ func retryGo(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *as
 	if fn.Signature().Recv() != nil || (fn.Name() != "Do" && fn.Name() != "DoWithData") || len(call.Args) < 1 {
 		return nil
 	}
-	t := newTracer(info, call, enclosing)
+	t := newReader(info, call, enclosing)
 	c := retryGoConfig{attempts: 10, delay: 100 * time.Millisecond, delayKnown: true, delayText: "100ms",
 		shape: Delay{Grows: true, Random: true}}
 	opts, ok := t.options(call, 1)
@@ -64,7 +64,7 @@ type retryGoConfig struct {
 	boundUnknown bool
 }
 
-func (c *retryGoConfig) apply(t *tracer, opt ast.Expr) {
+func (c *retryGoConfig) apply(t *reader, opt ast.Expr) {
 	x, where := t.value(opt)
 	oc, ok := ast.Unparen(x).(*ast.CallExpr)
 	if !ok {
@@ -110,7 +110,7 @@ func (c *retryGoConfig) apply(t *tracer, opt ast.Expr) {
 }
 
 // retryGoDelayType reads the shape of a DelayTypeFunc.
-func (t *tracer) retryGoDelayType(e ast.Expr, depth int) Delay {
+func (t *reader) retryGoDelayType(e ast.Expr, depth int) Delay {
 	if e == nil || depth > maxTrace {
 		return Delay{Unknown: true}
 	}

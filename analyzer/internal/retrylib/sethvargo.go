@@ -16,7 +16,7 @@ const sethvargoPath = "github.com/sethvargo/go-retry"
 // WithJitterPercent or WithFullJitter. b.Next() in a hand-written loop is
 // read as that loop's wait.
 func sethvargo(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.BlockStmt) *Retrier {
-	t := newTracer(info, call, enclosing)
+	t := newReader(info, call, enclosing)
 	if fn.Signature().Recv() != nil {
 		if fn.Name() != "Next" {
 			return nil
@@ -50,7 +50,7 @@ func sethvargo(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *
 	return s.retrier(sethvargoPath, call, op, v)
 }
 
-func (t *tracer) sethvargoNext(call *ast.CallExpr) *Retrier {
+func (t *reader) sethvargoNext(call *ast.CallExpr) *Retrier {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return nil
@@ -70,7 +70,7 @@ func (t *tracer) sethvargoNext(call *ast.CallExpr) *Retrier {
 	return r
 }
 
-func (t *tracer) sethvargoBase(at, base ast.Expr, d Delay, factor float64) schedule {
+func (t *reader) sethvargoBase(at, base ast.Expr, d Delay, factor float64) schedule {
 	s := schedule{delay: d, at: at, waits: true, factor: factor}
 	s.initial, s.initialKnown = t.duration(base)
 	if !d.Grows {
@@ -81,7 +81,7 @@ func (t *tracer) sethvargoBase(at, base ast.Expr, d Delay, factor float64) sched
 
 // sethvargoBackoff reads a Backoff built from the package's constructors
 // and wrappers.
-func (t *tracer) sethvargoBackoff(e ast.Expr, depth int) schedule {
+func (t *reader) sethvargoBackoff(e ast.Expr, depth int) schedule {
 	if depth > maxTrace {
 		return unknownSchedule(e)
 	}

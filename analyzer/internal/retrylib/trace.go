@@ -23,8 +23,8 @@ import (
 // maxTrace bounds how many assignments a trace follows.
 const maxTrace = 8
 
-// tracer reads the configuration of one retry call.
-type tracer struct {
+// reader reads the configuration of one retry call.
+type reader struct {
 	info *types.Info
 	// body is the function body holding the call; use is the call's
 	// position: assignments after it do not configure it.
@@ -32,19 +32,19 @@ type tracer struct {
 	use  token.Pos
 }
 
-func newTracer(info *types.Info, call *ast.CallExpr, enclosing *ast.BlockStmt) *tracer {
-	return &tracer{info: info, body: enclosing, use: call.Pos()}
+func newReader(info *types.Info, call *ast.CallExpr, enclosing *ast.BlockStmt) *reader {
+	return &reader{info: info, body: enclosing, use: call.Pos()}
 }
 
-// at returns a tracer for code evaluated in another body (a helper that
+// at returns a reader for code evaluated in another body (a helper that
 // builds the configuration), with every assignment before end counting.
-func (t *tracer) at(body *ast.BlockStmt, end token.Pos) *tracer {
-	return &tracer{info: t.info, body: body, use: end}
+func (t *reader) at(body *ast.BlockStmt, end token.Pos) *reader {
+	return &reader{info: t.info, body: body, use: end}
 }
 
 // files returns the syntax of the package, as the type checker recorded
 // it (go/packages and unitchecker record FileVersions for every file).
-func (t *tracer) files() []*ast.File {
+func (t *reader) files() []*ast.File {
 	var fs []*ast.File
 	for f := range t.info.FileVersions {
 		fs = append(fs, f)
@@ -53,7 +53,7 @@ func (t *tracer) files() []*ast.File {
 }
 
 // fileOf returns the file holding pos, nil if the package has none.
-func (t *tracer) fileOf(pos token.Pos) *ast.File {
+func (t *reader) fileOf(pos token.Pos) *ast.File {
 	for f := range t.info.FileVersions {
 		if f.FileStart <= pos && pos < f.FileEnd {
 			return f
@@ -64,7 +64,7 @@ func (t *tracer) fileOf(pos token.Pos) *ast.File {
 
 // funcDecl returns the declaration of a function of the package, nil for
 // a function of another package or one without a body.
-func (t *tracer) funcDecl(fn *types.Func) *ast.FuncDecl {
+func (t *reader) funcDecl(fn *types.Func) *ast.FuncDecl {
 	if fn == nil || !fn.Pos().IsValid() {
 		return nil
 	}
@@ -112,9 +112,9 @@ func isCall(info *types.Info, e ast.Expr, path string, names ...string) (*ast.Ca
 // value follows e to the expression it was built from: through
 // parentheses, &x, conversions, local variables (the last assignment
 // before the use), package variables, a field set in one place, and calls
-// of same-package helpers that return one value. It returns the tracer in
+// of same-package helpers that return one value. It returns the reader in
 // whose body the result is to be read.
-func (t *tracer) value(e ast.Expr) (ast.Expr, *tracer) {
+func (t *reader) value(e ast.Expr) (ast.Expr, *reader) {
 	cur := t
 	for range maxTrace {
 		e = ast.Unparen(e)
@@ -168,7 +168,7 @@ func (t *tracer) value(e ast.Expr) (ast.Expr, *tracer) {
 // assigned returns the last value given to v before the use: in the
 // function that declares it (v := x, v = x, var v = x) or, for a package
 // variable, its initialiser.
-func (t *tracer) assigned(v *types.Var) (ast.Expr, *tracer) {
+func (t *reader) assigned(v *types.Var) (ast.Expr, *reader) {
 	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
 		for _, init := range t.info.InitOrder {
 			if len(init.Lhs) == 1 && init.Lhs[0] == v {
@@ -223,12 +223,12 @@ func (t *tracer) assigned(v *types.Var) (ast.Expr, *tracer) {
 		return nil, t
 	}
 	// What the value refers to is read as it was when it was assigned.
-	return rhs, &tracer{info: t.info, body: body, use: last}
+	return rhs, &reader{info: t.info, body: body, use: last}
 }
 
 // declaringBody returns the innermost function body of the package that
 // holds pos.
-func (t *tracer) declaringBody(pos token.Pos) *ast.BlockStmt {
+func (t *reader) declaringBody(pos token.Pos) *ast.BlockStmt {
 	f := t.fileOf(pos)
 	if f == nil {
 		return nil
@@ -256,7 +256,7 @@ func (t *tracer) declaringBody(pos token.Pos) *ast.BlockStmt {
 // fieldValue returns the one value the package stores in a struct field,
 // in a composite literal or an assignment; nil when it stores several or
 // none.
-func (t *tracer) fieldValue(field *types.Var) (ast.Expr, *tracer) {
+func (t *reader) fieldValue(field *types.Var) (ast.Expr, *reader) {
 	var found ast.Expr
 	var in *ast.BlockStmt
 	n := 0
@@ -294,7 +294,7 @@ func (t *tracer) fieldValue(field *types.Var) (ast.Expr, *tracer) {
 // returned follows a call of a same-package function that has a single
 // return statement with one result (a helper that builds a back-off or a
 // list of options) to that result.
-func (t *tracer) returned(call *ast.CallExpr) (ast.Expr, *tracer) {
+func (t *reader) returned(call *ast.CallExpr) (ast.Expr, *reader) {
 	fd := t.funcDecl(callee(t.info, call))
 	if fd == nil {
 		return nil, t
@@ -345,8 +345,8 @@ func (f fields) set(name string, value, site ast.Expr) {
 	f.value[name], f.site[name] = value, site
 }
 
-// literalFields returns the keyed fields of a struct literal.
-func literalFields(lit *ast.CompositeLit) fields {
+// structFields returns the keyed fields of a struct literal.
+func structFields(lit *ast.CompositeLit) fields {
 	f := newFields()
 	for _, el := range lit.Elts {
 		if kv, ok := el.(*ast.KeyValueExpr); ok {
@@ -363,7 +363,7 @@ func literalFields(lit *ast.CompositeLit) fields {
 // b := backoff.NewExponentialBackOff(); b.MaxElapsedTime = 0. The
 // variable may be e itself, or one e was copied from, also in a
 // constructor that stores it in a field.
-func (t *tracer) setAfter(f fields, e ast.Expr) {
+func (t *reader) setAfter(f fields, e ast.Expr) {
 	v, where := t.holder(e)
 	if v == nil {
 		return
@@ -399,7 +399,7 @@ func (t *tracer) setAfter(f fields, e ast.Expr) {
 
 // holder returns the last variable on the way from e to the value it
 // denotes: the one the constructor's result was assigned to.
-func (t *tracer) holder(e ast.Expr) (*types.Var, *tracer) {
+func (t *reader) holder(e ast.Expr) (*types.Var, *reader) {
 	var held *types.Var
 	cur := t
 	for range maxTrace {
@@ -409,7 +409,7 @@ func (t *tracer) holder(e ast.Expr) (*types.Var, *tracer) {
 			continue
 		}
 		var rhs ast.Expr
-		var where *tracer
+		var where *reader
 		switch x := e.(type) {
 		case *ast.Ident:
 			v, ok := cur.info.Uses[x].(*types.Var)
@@ -444,7 +444,7 @@ func (t *tracer) holder(e ast.Expr) (*types.Var, *tracer) {
 // opts... the elements of the slice it was built from (a literal, then
 // every append before the call). ok is false when the slice comes from
 // code the finder cannot read.
-func (t *tracer) options(call *ast.CallExpr, from int) (opts []ast.Expr, ok bool) {
+func (t *reader) options(call *ast.CallExpr, from int) (opts []ast.Expr, ok bool) {
 	if from >= len(call.Args) {
 		return nil, true
 	}
@@ -459,7 +459,7 @@ func (t *tracer) options(call *ast.CallExpr, from int) (opts []ast.Expr, ok bool
 
 // sliceElems returns the elements a slice was given: its literal and what
 // was appended to it before the use.
-func (t *tracer) sliceElems(e ast.Expr, depth int) ([]ast.Expr, bool) {
+func (t *reader) sliceElems(e ast.Expr, depth int) ([]ast.Expr, bool) {
 	if depth > maxTrace {
 		return nil, false
 	}
@@ -497,7 +497,7 @@ func (t *tracer) sliceElems(e ast.Expr, depth int) ([]ast.Expr, bool) {
 
 // sliceVar returns the elements of a slice variable at the use: its
 // definition, then every assignment (opts = append(opts, ...)) before it.
-func (t *tracer) sliceVar(v *types.Var, depth int) ([]ast.Expr, bool) {
+func (t *reader) sliceVar(v *types.Var, depth int) ([]ast.Expr, bool) {
 	body := t.body
 	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
 		if rhs, where := t.assigned(v); rhs != nil {
@@ -521,7 +521,7 @@ func (t *tracer) sliceVar(v *types.Var, depth int) ([]ast.Expr, bool) {
 			}
 			for i, l := range n.Lhs {
 				if id, isID := ast.Unparen(l).(*ast.Ident); isID && t.info.ObjectOf(id) == v {
-					before := &tracer{info: t.info, body: body, use: n.Pos()}
+					before := &reader{info: t.info, body: body, use: n.Pos()}
 					out, ok = before.sliceElems(n.Rhs[i], depth+1)
 					defined = true
 				}
@@ -543,7 +543,7 @@ func (t *tracer) sliceVar(v *types.Var, depth int) ([]ast.Expr, bool) {
 
 // constValue returns the constant value of e, following local variables
 // assigned once from a constant.
-func (t *tracer) constValue(e ast.Expr) constant.Value {
+func (t *reader) constValue(e ast.Expr) constant.Value {
 	if e == nil {
 		return nil
 	}
@@ -558,7 +558,7 @@ func (t *tracer) constValue(e ast.Expr) constant.Value {
 }
 
 // duration returns the constant duration of e.
-func (t *tracer) duration(e ast.Expr) (time.Duration, bool) {
+func (t *reader) duration(e ast.Expr) (time.Duration, bool) {
 	c := t.constValue(e)
 	if c == nil {
 		return 0, false
@@ -572,7 +572,7 @@ func (t *tracer) duration(e ast.Expr) (time.Duration, bool) {
 }
 
 // integer returns the constant integer of e.
-func (t *tracer) integer(e ast.Expr) (int64, bool) {
+func (t *reader) integer(e ast.Expr) (int64, bool) {
 	c := t.constValue(e)
 	if c == nil {
 		return 0, false
@@ -585,7 +585,7 @@ func (t *tracer) integer(e ast.Expr) (int64, bool) {
 }
 
 // float returns the constant number of e.
-func (t *tracer) float(e ast.Expr) (float64, bool) {
+func (t *reader) float(e ast.Expr) (float64, bool) {
 	c := t.constValue(e)
 	if c == nil {
 		return 0, false
@@ -600,7 +600,7 @@ func (t *tracer) float(e ast.Expr) (float64, bool) {
 
 // durationText renders a wait as written: its value when constant
 // ("2s"), else the expression ("cfg.RetryInterval").
-func (t *tracer) durationText(e ast.Expr) string {
+func (t *reader) durationText(e ast.Expr) string {
 	if d, ok := t.duration(e); ok {
 		return d.String()
 	}
@@ -616,7 +616,7 @@ type ctxState struct {
 // context reads a context argument: context.Background(), TODO() and
 // WithoutCancel never end; WithTimeout and WithDeadline end with a
 // deadline; a parameter, a field or WithCancel can end.
-func (t *tracer) context(e ast.Expr) ctxState {
+func (t *reader) context(e ast.Expr) ctxState {
 	v, where := t.value(e)
 	call, ok := ast.Unparen(v).(*ast.CallExpr)
 	if !ok {
@@ -645,7 +645,7 @@ func (t *tracer) context(e ast.Expr) ctxState {
 // funcOf returns the function an operation or predicate expression
 // denotes when the package has its source: a literal, a variable holding
 // one, a function or a method value. The body is nil otherwise.
-func (t *tracer) funcOf(e ast.Expr) (*ast.FuncType, *ast.BlockStmt, *tracer) {
+func (t *reader) funcOf(e ast.Expr) (*ast.FuncType, *ast.BlockStmt, *reader) {
 	v, where := t.value(e)
 	switch x := ast.Unparen(v).(type) {
 	case *ast.FuncLit:
@@ -710,15 +710,15 @@ func loopBody(loop ast.Stmt) *ast.BlockStmt {
 }
 
 // within reports whether n lies inside the body of loop.
-func within(loop ast.Stmt, n ast.Node) bool {
+func inLoopBody(loop ast.Stmt, n ast.Node) bool {
 	b := loopBody(loop)
 	return b != nil && n != nil && b.Pos() <= n.Pos() && n.End() <= b.End()
 }
 
-// shortSchedule reports whether a growing wait stays short because the
+// shortGrowth reports whether a growing wait stays short because the
 // attempts are few: the largest wait, initial×factor^(attempts-2), is at
 // most maxShortWait. Without a known initial wait, at most four attempts.
-func shortSchedule(initial time.Duration, known bool, factor float64, attempts int) bool {
+func shortGrowth(initial time.Duration, known bool, factor float64, attempts int) bool {
 	if attempts <= 0 {
 		return false
 	}
@@ -739,11 +739,11 @@ const maxShortWait = 10 * time.Second
 // grpcCodesPath is the package of gRPC status codes.
 const grpcCodesPath = "google.golang.org/grpc/codes"
 
-// permanentHTTP and permanentGRPC are the failures a retry cannot fix
+// permanentStatuses and permanentGRPC are the failures a retry cannot fix
 // (SPEC §2, retry-permanent).
 var (
-	permanentHTTP = []int{400, 401, 403, 404, 405, 410, 422}
-	permanentGRPC = map[string]bool{"InvalidArgument": true, "NotFound": true, "PermissionDenied": true, "Unauthenticated": true}
+	permanentStatuses = []int{400, 401, 403, 404, 405, 410, 422}
+	permanentGRPC     = map[string]bool{"InvalidArgument": true, "NotFound": true, "PermissionDenied": true, "Unauthenticated": true}
 )
 
 // breakerOpen names the open-circuit failure in Retrier.Permanent.
@@ -836,7 +836,7 @@ func (f failures) permanent() []string {
 	var out []string
 	if f.httpN {
 		var cs []string
-		for _, c := range permanentHTTP {
+		for _, c := range permanentStatuses {
 			if f.hasHTTP(c) {
 				cs = append(cs, strconv.Itoa(c))
 			}
@@ -889,7 +889,7 @@ var grpcNames = []string{"OK", "Canceled", "Unknown", "InvalidArgument", "Deadli
 	"Aborted", "OutOfRange", "Unimplemented", "Internal", "Unavailable", "DataLoss", "Unauthenticated"}
 
 // cond returns the failures for which a condition holds.
-func (t *tracer) cond(e ast.Expr) failures {
+func (t *reader) cond(e ast.Expr) failures {
 	e = ast.Unparen(e)
 	switch x := e.(type) {
 	case *ast.BinaryExpr:
@@ -941,7 +941,7 @@ func orCodes(f, g failures) failures {
 
 // compare reads x OP K where K is a constant HTTP status or gRPC code, or
 // a comparison with a breaker's open sentinel.
-func (t *tracer) compare(x *ast.BinaryExpr) failures {
+func (t *reader) compare(x *ast.BinaryExpr) failures {
 	if t.isOpenSentinel(x.Y) || t.isOpenSentinel(x.X) {
 		f := anyFailure()
 		switch x.Op {
@@ -959,7 +959,7 @@ func (t *tracer) compare(x *ast.BinaryExpr) failures {
 	return t.compareValue(subject, k, op)
 }
 
-func (t *tracer) compareValue(subject, k ast.Expr, op token.Token) failures {
+func (t *reader) compareValue(subject, k ast.Expr, op token.Token) failures {
 	f := anyFailure()
 	if t.constValue(subject) != nil {
 		return f
@@ -1036,7 +1036,7 @@ func isGRPCCode(t types.Type) bool {
 }
 
 // isOpenSentinel reports whether e names a breaker's open error.
-func (t *tracer) isOpenSentinel(e ast.Expr) bool {
+func (t *reader) isOpenSentinel(e ast.Expr) bool {
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		return isBreakerOpen(x.Name)
@@ -1050,11 +1050,11 @@ func (t *tracer) isOpenSentinel(e ast.Expr) bool {
 // failures its path may carry, read from the if and switch conditions
 // that lead to it and the early returns before it. Function literals
 // inside are not entered.
-func (t *tracer) retryPath(body *ast.BlockStmt, visit func(ret *ast.ReturnStmt, f failures, guarded []ast.Expr)) {
+func (t *reader) retryPath(body *ast.BlockStmt, visit func(ret *ast.ReturnStmt, f failures, guarded []ast.Expr)) {
 	t.block(body.List, anyFailure(), nil, visit)
 }
 
-func (t *tracer) block(list []ast.Stmt, f failures, guards []ast.Expr, visit func(*ast.ReturnStmt, failures, []ast.Expr)) {
+func (t *reader) block(list []ast.Stmt, f failures, guards []ast.Expr, visit func(*ast.ReturnStmt, failures, []ast.Expr)) {
 	for _, s := range list {
 		t.stmt(s, f, guards, visit)
 		// An if or a case that always leaves excludes its condition from
@@ -1083,7 +1083,7 @@ type switchCase struct {
 	conds  []ast.Expr
 }
 
-func (t *tracer) cases(s *ast.SwitchStmt) []switchCase {
+func (t *reader) cases(s *ast.SwitchStmt) []switchCase {
 	var out []switchCase
 	for _, cl := range s.Body.List {
 		cc := cl.(*ast.CaseClause)
@@ -1106,7 +1106,7 @@ func (t *tracer) cases(s *ast.SwitchStmt) []switchCase {
 	return out
 }
 
-func (t *tracer) stmt(s ast.Stmt, f failures, guards []ast.Expr, visit func(*ast.ReturnStmt, failures, []ast.Expr)) {
+func (t *reader) stmt(s ast.Stmt, f failures, guards []ast.Expr, visit func(*ast.ReturnStmt, failures, []ast.Expr)) {
 	switch s := s.(type) {
 	case *ast.ReturnStmt:
 		visit(s, f, guards)
@@ -1187,9 +1187,9 @@ func terminates(b *ast.BlockStmt) bool {
 // inspects reports whether a condition looks at what failed beyond
 // err != nil: errors.Is/As, a predicate over the error, a type assertion,
 // a comparison of the error with a sentinel, or a status or code check.
-func (t *tracer) inspects(e ast.Expr) bool { return t.inspectsDepth(e, 2) }
+func (t *reader) inspects(e ast.Expr) bool { return t.inspectsDepth(e, 2) }
 
-func (t *tracer) inspectsDepth(e ast.Expr, depth int) bool {
+func (t *reader) inspectsDepth(e ast.Expr, depth int) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		if found {
@@ -1238,7 +1238,7 @@ func (t *tracer) inspectsDepth(e ast.Expr, depth int) bool {
 // verdictOfCall reports a bool variable given by the same call as an
 // error, retry, err := f(): the operation's own word on whether its
 // failure may be retried.
-func (t *tracer) verdictOfCall(v *types.Var) bool {
+func (t *reader) verdictOfCall(v *types.Var) bool {
 	body := t.declaringBody(v.Pos())
 	if body == nil {
 		return false
@@ -1270,7 +1270,7 @@ func (t *tracer) verdictOfCall(v *types.Var) bool {
 // inspectingCall reports a call that looks at an error: errors.Is/As, a
 // bool-valued function or method given the error (isRetryable(err),
 // os.IsTimeout(err), ne.Timeout()), or a test of its text.
-func (t *tracer) inspectingCall(call *ast.CallExpr) bool {
+func (t *reader) inspectingCall(call *ast.CallExpr) bool {
 	fn := callee(t.info, call)
 	if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && (fn.Name() == "Is" || fn.Name() == "As") {
 		// errors.Is(err, context.Canceled) only notices the caller gave
@@ -1297,7 +1297,7 @@ func (t *tracer) inspectingCall(call *ast.CallExpr) bool {
 
 // isContextErr reports context.Canceled, context.DeadlineExceeded or a
 // ctx.Err() call.
-func (t *tracer) isContextErr(e ast.Expr) bool {
+func (t *reader) isContextErr(e ast.Expr) bool {
 	switch x := ast.Unparen(e).(type) {
 	case *ast.SelectorExpr:
 		if v, ok := t.info.Uses[x.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "context" {
@@ -1404,7 +1404,7 @@ func slicesContains(list []string, s string) bool {
 
 // guardsInspect reports whether a path's conditions, or the returned
 // expression, look at the failure.
-func (t *tracer) guardsInspect(guards []ast.Expr, ret ast.Expr) bool {
+func (t *reader) guardsInspect(guards []ast.Expr, ret ast.Expr) bool {
 	for _, g := range guards {
 		if g != nil && t.inspects(g) {
 			return true
@@ -1416,7 +1416,7 @@ func (t *tracer) guardsInspect(guards []ast.Expr, ret ast.Expr) bool {
 // predicate reads a retry predicate func(err error) bool: classified
 // when a path that decides looks at the error, and the permanent
 // failures of the paths that return true.
-func (t *tracer) predicate(e ast.Expr) verdict {
+func (t *reader) predicate(e ast.Expr) verdict {
 	_, body, in := t.funcOf(e)
 	if body == nil {
 		return verdict{classified: true}
@@ -1456,7 +1456,7 @@ type opKind struct {
 }
 
 // operation reads an operation given to a library.
-func (t *tracer) operation(e ast.Expr, k opKind) verdict {
+func (t *reader) operation(e ast.Expr, k opKind) verdict {
 	_, body, in := t.funcOf(e)
 	if body == nil {
 		if pkg := t.foreignFunc(e); pkg != nil && !t.mayKnow(pkg, k.path) {
@@ -1504,7 +1504,7 @@ func (t *tracer) operation(e ast.Expr, k opKind) verdict {
 
 // foreignFunc returns the package of the function or method an
 // operation names when it belongs to another package, nil otherwise.
-func (t *tracer) foreignFunc(e ast.Expr) *types.Package {
+func (t *reader) foreignFunc(e ast.Expr) *types.Package {
 	x, where := t.value(e)
 	var obj types.Object
 	switch x := ast.Unparen(x).(type) {
@@ -1529,7 +1529,7 @@ func (t *tracer) foreignFunc(e ast.Expr) *types.Package {
 // it is in another repository that does not import the library; perhaps
 // if it is in the same repository (its export data need not show an
 // import used only in function bodies).
-func (t *tracer) mayKnow(pkg *types.Package, path string) bool {
+func (t *reader) mayKnow(pkg *types.Package, path string) bool {
 	if first, _, _ := strings.Cut(pkg.Path(), "/"); !strings.Contains(first, ".") {
 		return false
 	}
@@ -1545,7 +1545,7 @@ func (t *tracer) mayKnow(pkg *types.Package, path string) bool {
 }
 
 // currentPackage returns the package being analysed.
-func (t *tracer) currentPackage() *types.Package {
+func (t *reader) currentPackage() *types.Package {
 	for _, obj := range t.info.Defs {
 		if obj != nil && obj.Pkg() != nil {
 			return obj.Pkg() // Defs holds the package's own objects only
@@ -1568,7 +1568,7 @@ func sameRepository(a, b string) bool {
 // retry.Unrecoverable) made inside an if or case whose condition looks at
 // the failure, wherever it is then returned: if isFatal(err) { err =
 // backoff.Permanent(err) }.
-func (t *tracer) stopInsideInspection(body *ast.BlockStmt, k opKind) bool {
+func (t *reader) stopInsideInspection(body *ast.BlockStmt, k opKind) bool {
 	found := false
 	var walk func(n ast.Node, inspected bool)
 	walk = func(n ast.Node, inspected bool) {
@@ -1626,7 +1626,7 @@ func (t *tracer) stopInsideInspection(body *ast.BlockStmt, k opKind) bool {
 // package it returns from. Marking every failure of a step permanent
 // behind err != nil (an encoding error, a bad request built locally)
 // does not classify the failures that are retried.
-func (t *tracer) stopsOnInspection(body *ast.BlockStmt, k opKind, depth int) bool {
+func (t *reader) stopsOnInspection(body *ast.BlockStmt, k opKind, depth int) bool {
 	found := false
 	t.retryPath(body, func(ret *ast.ReturnStmt, _ failures, guards []ast.Expr) {
 		if found || len(ret.Results) == 0 {
@@ -1650,7 +1650,7 @@ func (t *tracer) stopsOnInspection(body *ast.BlockStmt, k opKind, depth int) boo
 // marks reports whether a returned error is built by one of the named
 // functions of path, directly, through a variable, or through a helper
 // of the package that returns it.
-func (t *tracer) marks(e ast.Expr, path string, names []string) bool {
+func (t *reader) marks(e ast.Expr, path string, names []string) bool {
 	x, where := t.value(e)
 	if _, ok := isCall(where.info, x, path, names...); ok {
 		return true
@@ -1665,7 +1665,7 @@ func (t *tracer) marks(e ast.Expr, path string, names []string) bool {
 
 // callsAny reports whether body calls one of the named functions of
 // path, itself or through helpers of the package up to depth levels.
-func (t *tracer) callsAny(body *ast.BlockStmt, path string, names []string, depth int) bool {
+func (t *reader) callsAny(body *ast.BlockStmt, path string, names []string, depth int) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		if found {
@@ -1700,7 +1700,7 @@ type schedule struct {
 	waits    bool
 	unknown  bool // configured where the finder cannot see
 	never    bool // the configuration makes no retry at all
-	// initial and factor describe a growing wait, for shortSchedule.
+	// initial and factor describe a growing wait, for shortGrowth.
 	initial      time.Duration
 	initialKnown bool
 	factor       float64
@@ -1722,7 +1722,7 @@ func (s *schedule) limit(n int) {
 // Retrier.
 func (s schedule) retrier(lib string, call *ast.CallExpr, op ast.Expr, v verdict) *Retrier {
 	d := s.delay
-	if d.Grows && !d.Capped && !d.Unknown && shortSchedule(s.initial, s.initialKnown, s.factor, s.attempts) {
+	if d.Grows && !d.Capped && !d.Unknown && shortGrowth(s.initial, s.initialKnown, s.factor, s.attempts) {
 		d.Capped = true
 	}
 	at := s.at
@@ -1763,9 +1763,9 @@ var fixes = map[string]map[string]string{
 // library retry the literal is given to as its operation (loop nil).
 // inRound reports whether a back-off built at origin is built anew on
 // every round.
-func (t *tracer) round(pos token.Pos, origin ast.Expr) (loop ast.Stmt, inRound, ok bool) {
+func (t *reader) round(pos token.Pos, origin ast.Expr) (loop ast.Stmt, inRound, ok bool) {
 	if loop = enclosingLoop(t.body, pos); loop != nil {
-		return loop, within(loop, origin), true
+		return loop, inLoopBody(loop, origin), true
 	}
 	lit := t.funcLitOf(t.body)
 	if lit == nil {
@@ -1800,7 +1800,7 @@ var retryCalls = map[string][]string{
 
 // calledInLoop returns the loop of body in which a function literal,
 // held in a variable, is called.
-func (t *tracer) calledInLoop(body *ast.BlockStmt, lit *ast.FuncLit) ast.Stmt {
+func (t *reader) calledInLoop(body *ast.BlockStmt, lit *ast.FuncLit) ast.Stmt {
 	var loop ast.Stmt
 	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -1810,7 +1810,7 @@ func (t *tracer) calledInLoop(body *ast.BlockStmt, lit *ast.FuncLit) ast.Stmt {
 		if _, isID := ast.Unparen(call.Fun).(*ast.Ident); !isID {
 			return true
 		}
-		at := &tracer{info: t.info, body: body, use: call.Pos()}
+		at := &reader{info: t.info, body: body, use: call.Pos()}
 		if x, _ := at.value(call.Fun); x == ast.Expr(lit) {
 			loop = enclosingLoop(body, call.Pos())
 		}
@@ -1821,7 +1821,7 @@ func (t *tracer) calledInLoop(body *ast.BlockStmt, lit *ast.FuncLit) ast.Stmt {
 
 // assignedTo returns the variable a call's result is assigned to in the
 // body (x := call, x = call, var x = call), nil if none.
-func (t *tracer) assignedTo(call *ast.CallExpr) types.Object {
+func (t *reader) assignedTo(call *ast.CallExpr) types.Object {
 	var obj types.Object
 	ast.Inspect(t.body, func(n ast.Node) bool {
 		if obj != nil {
@@ -1847,7 +1847,7 @@ func (t *tracer) assignedTo(call *ast.CallExpr) types.Object {
 }
 
 // funcLitOf returns the function literal whose body is body.
-func (t *tracer) funcLitOf(body *ast.BlockStmt) *ast.FuncLit {
+func (t *reader) funcLitOf(body *ast.BlockStmt) *ast.FuncLit {
 	if body == nil {
 		return nil
 	}
@@ -1871,7 +1871,7 @@ func (t *tracer) funcLitOf(body *ast.BlockStmt) *ast.FuncLit {
 // retriedOp reports whether a function literal is the operation of a
 // known library's retry call in body, given directly or through a
 // variable.
-func (t *tracer) retriedOp(body *ast.BlockStmt, lit *ast.FuncLit) bool {
+func (t *reader) retriedOp(body *ast.BlockStmt, lit *ast.FuncLit) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -1882,7 +1882,7 @@ func (t *tracer) retriedOp(body *ast.BlockStmt, lit *ast.FuncLit) bool {
 		if fn == nil || fn.Pkg() == nil || fn.Signature().Recv() != nil || !slicesContains(retryCalls[Path(fn.Pkg())], fn.Name()) {
 			return true
 		}
-		at := &tracer{info: t.info, body: body, use: call.Pos()}
+		at := &reader{info: t.info, body: body, use: call.Pos()}
 		for _, a := range call.Args {
 			if x, _ := at.value(a); x == ast.Expr(lit) {
 				found = true
@@ -1896,7 +1896,7 @@ func (t *tracer) retriedOp(body *ast.BlockStmt, lit *ast.FuncLit) bool {
 // resetEachRound returns the back-off of a b.Reset() that a loop makes on
 // every round, as a statement of its body outside any condition: the
 // back-off then starts over every time and never grows. nil if none.
-func (t *tracer) resetEachRound(loop ast.Stmt, b ast.Expr, path string) ast.Expr {
+func (t *reader) resetEachRound(loop ast.Stmt, b ast.Expr, path string) ast.Expr {
 	body := loopBody(loop)
 	if body == nil {
 		return nil

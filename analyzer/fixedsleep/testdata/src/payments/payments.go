@@ -278,6 +278,32 @@ func (c *Client) LegacyNoReason(ctx context.Context, r Request) error {
 	return nil
 }
 
+// A directive naming a rule that does not exist suppresses nothing and is
+// reported.
+func (c *Client) LegacyTypo(ctx context.Context, r Request) error {
+	for i := 0; i < 2; i++ {
+		if err := c.provider.Charge(ctx, r); err == nil {
+			return nil
+		}
+		// want +1 `fixed-sleep: retrylint:ignore names "fixed-slep", which is no retrylint rule`
+		//retrylint:ignore fixed-slep the provider documents a 1 s retry interval
+		time.Sleep(time.Second) // want `fixed-sleep: retry loop waits a constant 1s`
+	}
+	return nil
+}
+
+// A wildcard names every rule.
+func (c *Client) LegacyAll(ctx context.Context, r Request) error {
+	for i := 0; i < 2; i++ {
+		if err := c.provider.Charge(ctx, r); err == nil {
+			return nil
+		}
+		//retrylint:ignore all the provider documents a 1 s retry interval
+		time.Sleep(time.Second)
+	}
+	return nil
+}
+
 // golangci-lint's directive is honoured.
 func (c *Client) Nolint(ctx context.Context, r Request) error {
 	for i := 0; i < 2; i++ {
