@@ -123,6 +123,9 @@ func cenkaltiNext(t *reader, call *ast.CallExpr, path string) *Retrier {
 	s := t.cenkaltiBackOff(sel.X, path, 0)
 	r := s.retrier(path, call, nil, verdict{classified: true})
 	r.Loop = loop
+	if loop == nil {
+		opInRetry(r)
+	}
 	at := origin
 	if reset := t.resetEachRound(loop, sel.X, path); reset != nil && !s.unknown {
 		fresh, at = true, reset

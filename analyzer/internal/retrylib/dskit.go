@@ -56,6 +56,9 @@ func dskit(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.
 	r := s.retrier(dskitPath, call, op, verdict{classified: classified})
 	r.Loop = loop
 	r.Waits = true
+	if loop == nil {
+		opInRetry(r)
+	}
 	if fs, ok := loop.(*ast.ForStmt); ok && fs.Cond != nil && t.asksOngoing(&ast.ExprStmt{X: fs.Cond}, sel.X) {
 		r.Governs = true
 	}

@@ -63,6 +63,9 @@ func (t *reader) sethvargoNext(call *ast.CallExpr) *Retrier {
 	s := t.sethvargoBackoff(sel.X, 0)
 	r := s.retrier(sethvargoPath, call, nil, verdict{classified: true})
 	r.Loop = loop
+	if loop == nil {
+		opInRetry(r)
+	}
 	if fresh && origin != sel.X && !s.unknown {
 		r.Fresh, r.FreshAt = true, origin
 		r.Delay.Grows, r.Delay.Capped = false, true

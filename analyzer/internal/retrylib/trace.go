@@ -1788,6 +1788,13 @@ func (t *reader) round(pos token.Pos, origin ast.Expr) (loop ast.Stmt, inRound, 
 	return nil, false, false
 }
 
+// opInRetry marks the wait of a back-off built inside an operation that a
+// library retries: only its wait is this Retrier's to judge; the bound,
+// the context and the classification are the library call's.
+func opInRetry(r *Retrier) {
+	r.BoundUnknown, r.Context, r.Classified = true, true, true
+}
+
 // retryCalls are the functions of the libraries read here that run an
 // operation with retries.
 var retryCalls = map[string][]string{

@@ -157,7 +157,7 @@ func freshInRetriedOperation(ctx context.Context) error {
 		b := backoff.NewExponentialBackOff()
 		_, err := get(ctx)
 		if err != nil {
-			time.Sleep(b.NextBackOff()) // want `attempts=0 deadline=true ctx=false delay=random\+capped at=backoff.NewExponentialBackOff\(\) classified=true fresh=backoff.NewExponentialBackOff\(\)`
+			time.Sleep(b.NextBackOff()) // want `attempts=0 deadline=true ctx=true bound=\? delay=random\+capped at=backoff.NewExponentialBackOff\(\) classified=true fresh=backoff.NewExponentialBackOff\(\)`
 		}
 		return err
 	}, backoff.WithMaxRetries(&backoff.ZeroBackOff{}, 5))
