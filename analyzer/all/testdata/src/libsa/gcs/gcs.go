@@ -131,3 +131,18 @@ func (c *Client) Compose(ctx context.Context) error {
 func (c *Client) Head(ctx context.Context) error {
 	return gax.Invoke(ctx, c.rpc, gax.WithTimeout(10*time.Second))
 }
+
+// Batch keeps a retryer per call, as a generated client's option does.
+func (c *Client) Batch(ctx context.Context, names []string) error {
+	retry := gax.WithRetry(func() gax.Retryer {
+		return gax.OnCodes([]codes.Code{codes.Unavailable, codes.DeadlineExceeded}, gax.Backoff{
+			Initial: 100 * time.Millisecond, Max: 10 * time.Second, Multiplier: 2,
+		})
+	})
+	for _, n := range names {
+		if err := c.Objects(ctx, n, retry); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -140,3 +140,18 @@ func (p *Pusher) PushEach(ctx context.Context, batches [][]byte) error {
 	}
 	return nil
 }
+
+// Compact retries a compaction within a deadline of its own.
+func (p *Pusher) Compact(ctx context.Context, batch []byte) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	b := backoff.New(ctx, backoff.Config{MinBackoff: time.Second, MaxBackoff: 20 * time.Second})
+	for b.Ongoing() {
+		err := p.remote.Push(ctx, batch)
+		if err == nil || errors.Is(err, ErrOutOfOrder) {
+			return err
+		}
+		b.Wait()
+	}
+	return b.Err()
+}

@@ -158,3 +158,33 @@ func (s *Service) fetchStock() (*Item, error) {
 func (s *Service) Snapshot() (*Item, error) {
 	return backoff.Retry(context.Background(), s.fetchStock, backoff.WithMaxTries(3))
 }
+
+// Release gives up on permanent codes, within the request's context.
+func (s *Service) Release(ctx context.Context, sku string) error {
+	b := backoff.NewExponentialBackOff()
+	b.InitialInterval = 50 * time.Millisecond
+	_, err := backoff.Retry(ctx, func() (struct{}, error) {
+		err := s.stock.Reserve(ctx, sku, 0)
+		if permanentCode(err) {
+			return struct{}{}, backoff.Permanent(err)
+		}
+		return struct{}{}, err
+	}, backoff.WithBackOff(b), backoff.WithMaxTries(4))
+	return err
+}
+
+// Audit retries transient codes for up to thirty seconds.
+func (s *Service) Audit(ctx context.Context) error {
+	_, err := backoff.Retry(ctx, func() (int, error) {
+		it, err := s.stock.Get(ctx, "audit")
+		switch status.Code(err) {
+		case codes.OK:
+			return it.Count, nil
+		case codes.Unavailable, codes.ResourceExhausted, codes.Aborted:
+			return 0, err
+		default:
+			return 0, backoff.Permanent(err)
+		}
+	}, backoff.WithMaxElapsedTime(30*time.Second))
+	return err
+}

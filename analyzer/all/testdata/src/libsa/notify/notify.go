@@ -173,3 +173,21 @@ func (n *Notifier) Broadcast(ctx context.Context, devices []string) error {
 	}
 	return nil
 }
+
+// Page retries temporary failures three times, within the caller's context.
+func (n *Notifier) Page(ctx context.Context, to string) error {
+	opts := []retry.Option{retry.Attempts(3), retry.Context(ctx)}
+	opts = append(opts, retry.RetryIf(isTemporary), retry.Delay(250*time.Millisecond))
+	return retry.Do(func() error { return n.sms.Send(ctx, to, "page") }, opts...)
+}
+
+// Announce does the same for pushes, giving up at once on bad devices.
+func (n *Notifier) Announce(ctx context.Context, device string) (bool, error) {
+	return retry.DoWithData(func() (bool, error) {
+		err := n.push.Send(ctx, device, "announce")
+		if errors.Is(err, ErrInvalidRecipient) {
+			return false, retry.Unrecoverable(err)
+		}
+		return err == nil, err
+	}, retry.Attempts(4), retry.Context(ctx), retry.MaxDelay(2*time.Second))
+}

@@ -297,3 +297,43 @@ func (c *Client) Authorize(ctx context.Context, id string) error {
 	}
 	return err
 }
+
+// Refresh renews the provider token with a bounded, jittered back-off.
+func (c *Client) Refresh(ctx context.Context) error {
+	b := backoff.NewExponentialBackOff(backoff.WithInitialInterval(100*time.Millisecond), backoff.WithMaxInterval(2*time.Second))
+	return backoff.Retry(func() error {
+		err := c.post(ctx, "/token", nil)
+		var apiErr *APIError
+		if errors.As(err, &apiErr) && apiErr.Status < 500 && apiErr.Status != http.StatusTooManyRequests {
+			return backoff.Permanent(err)
+		}
+		return err
+	}, backoff.WithContext(backoff.WithMaxRetries(b, 4), ctx))
+}
+
+// Export streams a report; the back-off is built once, outside its loop,
+// and reset only after a success.
+func (c *Client) Export(ctx context.Context, pages int) error {
+	b := backoff.WithContext(backoff.NewExponentialBackOff(), ctx)
+	for page := 0; page < pages; {
+		err := c.post(ctx, fmt.Sprintf("/export?page=%d", page), nil)
+		if err == nil {
+			page++
+			b.Reset()
+			continue
+		}
+		if !isTransient(err) {
+			return err
+		}
+		d := b.NextBackOff()
+		if d == backoff.Stop {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(d):
+		}
+	}
+	return nil
+}

@@ -165,3 +165,19 @@ func (b *Bucket) List(ctx context.Context, prefix string) ([]string, error) {
 		return nil, nil
 	})
 }
+
+// Mirror retries server errors within a time budget.
+func (b *Bucket) Mirror(ctx context.Context, key string) error {
+	backoff := retry.WithMaxDuration(time.Minute, retry.WithCappedDuration(8*time.Second, retry.WithFullJitter(retry.NewExponential(200*time.Millisecond))))
+	return retry.Do(ctx, backoff, func(ctx context.Context) error {
+		resp, err := b.do(ctx, http.MethodPost, key+"?mirror")
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode >= 500 {
+			return retry.RetryableError(errors.New(resp.Status))
+		}
+		return nil
+	})
+}
