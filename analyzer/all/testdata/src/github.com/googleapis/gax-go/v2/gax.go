@@ -120,7 +120,8 @@ func OnErrorFunc(bo Backoff, shouldRetry func(err error) bool) Retryer {
 	return &funcRetryer{backoff: bo, shouldRetry: shouldRetry}
 }
 
-// HTTPError is what OnHTTPCodes inspects: an error with an HTTP status.
+// httpCoder is what OnHTTPCodes inspects here: an error with an HTTP status
+// (the real package reads a googleapi.Error).
 type httpCoder interface{ HTTPCode() int }
 
 type httpRetryer struct {
