@@ -2,6 +2,7 @@ package retrylib
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"time"
 )
@@ -102,6 +103,9 @@ func (c *retryGoConfig) apply(t *reader, opt ast.Expr) {
 		c.capped = !known || d > 0
 	case "DelayType":
 		c.shape, c.shapeAt = where.retryGoDelayType(arg(0), 0), oc
+		if _, isFunc := ast.Unparen(arg(0)).(*ast.FuncLit); isFunc {
+			c.delayKnown = false // its own schedule: the largest wait is unknown
+		}
 	case "RetryIf":
 		c.retryIf = arg(0)
 	case "Context":
@@ -142,7 +146,77 @@ func (t *reader) retryGoDelayType(e ast.Expr, depth int) Delay {
 			return Delay{Grows: true, Random: true}
 		}
 	}
+	if ft, body, in := where.funcOf(x); body != nil {
+		var attempt types.Object
+		if ft.Params != nil && len(ft.Params.List) > 0 && len(ft.Params.List[0].Names) > 0 {
+			attempt = in.info.Defs[ft.Params.List[0].Names[0]]
+		}
+		return in.delayFunc(body, attempt, depth)
+	}
 	return Delay{Unknown: true}
+}
+
+// delayFunc reads a DelayTypeFunc written in the code: the shape of what
+// its returns compute, from the attempt number (grows when it enters the
+// result), math/rand (random), min or an if against a maximum (capped),
+// or the package's own delay types it calls.
+func (t *reader) delayFunc(body *ast.BlockStmt, attempt types.Object, depth int) Delay {
+	var d Delay
+	seen := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) == 1 {
+				r := t.delayExpr(n.Results[0], attempt, depth)
+				d = Delay{Grows: d.Grows || r.Grows, Random: d.Random || r.Random, Capped: d.Capped || r.Capped, Unknown: d.Unknown || r.Unknown}
+				seen = true
+			}
+		case *ast.IfStmt:
+			if b, ok := n.Cond.(*ast.BinaryExpr); ok && (b.Op == token.GTR || b.Op == token.GEQ) {
+				d.Capped = true // if d > max { d = max }
+			}
+		}
+		return true
+	})
+	if !seen {
+		return Delay{Unknown: true}
+	}
+	return d
+}
+
+// delayExpr reads one returned duration of a DelayTypeFunc.
+func (t *reader) delayExpr(e ast.Expr, attempt types.Object, depth int) Delay {
+	var d Delay
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if attempt != nil && t.info.Uses[n] == attempt {
+				d.Grows = true
+			}
+		case *ast.CallExpr:
+			fn := callee(t.info, n)
+			switch {
+			case fn == nil:
+				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && (id.Name == "min") {
+					d.Capped = true
+				}
+			case fn.Pkg() != nil && Path(fn.Pkg()) == retryGoPath:
+				s := t.retryGoDelayType(n.Fun, depth+1)
+				d = Delay{Grows: d.Grows || s.Grows, Random: d.Random || s.Random, Capped: d.Capped || s.Capped, Unknown: d.Unknown || s.Unknown}
+				return false
+			case fn.Pkg() != nil && (fn.Pkg().Path() == "math/rand" || fn.Pkg().Path() == "math/rand/v2"):
+				d.Random = true
+			case fn.Pkg() != nil && fn.Pkg().Path() == "math" && fn.Name() == "Pow":
+				d.Grows = true
+			case fn.Pkg() != nil && fn.Pkg().Path() == "math" && fn.Name() == "Min":
+				d.Capped = true
+			}
+		}
+		return true
+	})
+	return d
 }
 
 func (c retryGoConfig) schedule(call *ast.CallExpr) schedule {

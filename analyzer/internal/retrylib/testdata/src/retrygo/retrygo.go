@@ -94,3 +94,22 @@ func configured(ctx context.Context, cfg config) error {
 func opaque(ctx context.Context, opts []retry.Option) error {
 	return retry.Do(func() error { return call(ctx) }, opts...) // want `attempts=0 deadline=false ctx=false bound=\? delay=\? classified=true`
 }
+
+func linear(ctx context.Context) error {
+	return retry.Do(func() error { return call(ctx) }, retry.Attempts(8), retry.Context(ctx), // want `attempts=8 deadline=false ctx=true delay=grows at=retry.DelayType\(.*\) classified=false`
+		retry.DelayType(func(n uint, err error, config *retry.Config) time.Duration {
+			return time.Duration(n) * time.Second
+		}))
+}
+
+func serverDirected(ctx context.Context) error {
+	return retry.Do(func() error { return call(ctx) }, retry.Attempts(8), retry.Context(ctx), // want `attempts=8 deadline=false ctx=true delay=grows\+random\+capped at=retry.DelayType\(.*\) classified=false`
+		retry.MaxDelay(time.Minute),
+		retry.DelayType(func(n uint, err error, config *retry.Config) time.Duration {
+			var he interface{ RetryAfter() time.Duration }
+			if errors.As(err, &he) {
+				return he.RetryAfter()
+			}
+			return retry.FullJitterBackoffDelay(n, err, config)
+		}))
+}
