@@ -94,7 +94,7 @@ func (t *reader) sethvargoBackoff(e ast.Expr, depth int) schedule {
 		return unknownSchedule(e)
 	}
 	fn := callee(where.info, call)
-	if fn == nil || fn.Pkg() == nil || Path(fn.Pkg()) != sethvargoPath || fn.Signature().Recv() != nil {
+	if fn == nil || fn.Pkg() == nil || Path(fn.Pkg()) != sethvargoPath || fn.Signature().Recv() != nil || len(call.Args) == 0 {
 		return unknownSchedule(e)
 	}
 	last := func() schedule {
