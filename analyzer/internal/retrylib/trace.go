@@ -733,8 +733,16 @@ func shortGrowth(initial time.Duration, known bool, factor float64, attempts int
 }
 
 // maxShortWait is the largest wait a finite schedule may reach and still
-// count as bounded without a cap.
-const maxShortWait = 10 * time.Second
+// count as bounded without a cap: the one threshold of hand-written loops
+// and libraries alike.
+const maxShortWait = ShortSchedule
+
+// ShortSchedule is the longest wait a growing delay may reach without a
+// cap of its own: a schedule bounded by a few attempts ends before its
+// waits grow long (3 attempts from 100 ms wait at most 400 ms, 5 from
+// 250 ms at most 2 s), while 6 attempts from 100 ms reach 3.2 s and need a
+// cap.
+const ShortSchedule = 2 * time.Second
 
 // grpcCodesPath is the package of gRPC status codes.
 const grpcCodesPath = "google.golang.org/grpc/codes"
