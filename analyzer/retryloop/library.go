@@ -17,21 +17,75 @@ const WaitLibrary WaitKind = "library"
 
 // libraryLoops reads the calls of one function body into known retry
 // libraries as retry loops. Calls inside nested function literals belong to
-// those literals.
-func (a *checker) libraryLoops(fn ast.Node, body *ast.BlockStmt) []*Loop {
+// those literals. A library call that only paces a hand-written loop
+// (Retrier.Loop) gives that loop its wait and bound instead.
+func (a *checker) libraryLoops(fn ast.Node, body *ast.BlockStmt, hand []*Loop) []*Loop {
 	var loops []*Loop
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
-			if r := retrylib.Find(a.info(), n, a.callee(n), body); r != nil {
-				loops = append(loops, a.libraryLoop(fn, r))
+			r := retrylib.Find(a.info(), n, a.callee(n), body)
+			if r == nil {
+				return true
 			}
+			if r.Loop != nil {
+				if h := loopAt(hand, r.Loop); h != nil {
+					a.pace(h, r)
+					return true
+				}
+				if h := loopAt(loops, r.Loop); h != nil {
+					a.pace(h, r) // a second wait of the same loop
+					return true
+				}
+				if !r.Governs {
+					return true // the loop it paces is not a retry loop
+				}
+			}
+			loops = append(loops, a.libraryLoop(fn, r))
 		}
 		return true
 	})
 	return loops
+}
+
+func loopAt(loops []*Loop, node ast.Node) *Loop {
+	for _, l := range loops {
+		if l.Node == node {
+			return l
+		}
+	}
+	return nil
+}
+
+// pace adds what a library call inside a hand-written loop does to it:
+// the library's wait (in place of the call itself, when the loop took it
+// for a wait), and its bound where the loop has none or the library's
+// answer is the loop's condition.
+func (a *checker) pace(h *Loop, r *retrylib.Retrier) {
+	lib := a.libraryLoop(h.Func, r)
+	waits := h.Waits[:0:0]
+	for _, w := range h.Waits {
+		if w.Node != ast.Node(r.Call) {
+			waits = append(waits, w)
+		}
+	}
+	for _, w := range lib.Waits {
+		// A time.Sleep of the loop already answers for the context.
+		w.ContextAware = w.ContextAware || len(waits) > 0
+		waits = append(waits, w)
+	}
+	h.Waits = waits
+	if r.Governs && h.Library == nil {
+		h.Library = r // the library's answer is the loop's condition
+	}
+	if h.Bound == BoundNone || r.Governs {
+		h.Bound = lib.Bound
+	}
+	if h.Attempts == 0 || r.Governs {
+		h.Attempts = lib.Attempts
+	}
 }
 
 // libraryLoop turns what a library call does into the loop it stands for.
@@ -46,8 +100,11 @@ func (a *checker) libraryLoop(fn ast.Node, r *retrylib.Retrier) *Loop {
 		Attempts:   r.Attempts,
 		Library:    r,
 	}
+	if r.Loop != nil {
+		l.Node, l.Pos = r.Loop, r.Loop.Pos()
+	}
 	switch {
-	case r.Attempts > 0:
+	case r.Attempts > 0, r.BoundUnknown:
 		l.Bound = BoundAttempts
 	case r.Deadline:
 		l.Bound = BoundDeadline
@@ -74,14 +131,14 @@ func (a *checker) libraryLoop(fn ast.Node, r *retrylib.Retrier) *Loop {
 			ContextAware: r.Context, Fresh: r.Fresh,
 		}}
 	}
-	l.Context = a.contextInScope(r.Call.Pos())
+	l.Context = a.contextInScope(l.Pos)
 	return l
 }
 
 // Subject names the loop in messages: "retry loop", or the library call
 // that retries ("backoff.Retry").
 func (l *Loop) Subject() string {
-	if l.Library != nil {
+	if l.Library != nil && l.Library.Loop == nil {
 		return l.LibraryCall()
 	}
 	return "retry loop"

@@ -1,9 +1,11 @@
 package retryloop
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // assignment is one write to a variable or field.
@@ -24,6 +26,7 @@ type funcCtx struct {
 	labels  map[ast.Stmt]string
 	gotos   map[string][]*ast.BranchStmt
 	ifs     []*ast.IfStmt
+	ordered []write // the assignments in source order, built on first use
 }
 
 func (a *checker) newFuncCtx(fn ast.Node, body *ast.BlockStmt) *funcCtx {
@@ -174,24 +177,44 @@ func (lc *loopCtx) contains(p token.Pos) bool { return lc.start <= p && p < lc.e
 // the next inside [start, end): i++, n += 1, n = n + 1.
 func (fc *funcCtx) countersIn(lc *loopCtx) {
 	lc.counters = make(map[types.Object]bool)
-	for obj, list := range fc.assigns {
+	for _, w := range fc.writesIn(lc.start, lc.end) {
+		obj, as := w.obj, w.as
 		if !isInteger(obj.Type()) || isDuration(obj.Type()) {
 			continue
 		}
-		for _, as := range list {
-			if !lc.contains(as.pos) {
-				continue
-			}
-			switch as.tok {
-			case token.INC, token.DEC, token.ADD_ASSIGN, token.SUB_ASSIGN:
+		switch as.tok {
+		case token.INC, token.DEC, token.ADD_ASSIGN, token.SUB_ASSIGN:
+			lc.counters[obj] = true
+		case token.ASSIGN:
+			if b, ok := ast.Unparen(as.rhs).(*ast.BinaryExpr); ok && (b.Op == token.ADD || b.Op == token.SUB) {
 				lc.counters[obj] = true
-			case token.ASSIGN:
-				if b, ok := ast.Unparen(as.rhs).(*ast.BinaryExpr); ok && (b.Op == token.ADD || b.Op == token.SUB) {
-					lc.counters[obj] = true
-				}
 			}
 		}
 	}
+}
+
+// write is one assignment and the variable it writes.
+type write struct {
+	obj types.Object
+	as  assignment
+}
+
+// writesIn returns the assignments in [start, end), from an index of all
+// of them in source order built once: a function of many loops is not
+// scanned whole for each of them.
+func (fc *funcCtx) writesIn(start, end token.Pos) []write {
+	if fc.ordered == nil {
+		fc.ordered = []write{}
+		for obj, list := range fc.assigns {
+			for _, as := range list {
+				fc.ordered = append(fc.ordered, write{obj, as})
+			}
+		}
+		slices.SortFunc(fc.ordered, func(x, y write) int { return cmp.Compare(x.as.pos, y.as.pos) })
+	}
+	i, _ := slices.BinarySearchFunc(fc.ordered, start, func(w write, p token.Pos) int { return cmp.Compare(w.as.pos, p) })
+	j, _ := slices.BinarySearchFunc(fc.ordered, end, func(w write, p token.Pos) int { return cmp.Compare(w.as.pos, p) })
+	return fc.ordered[i:j]
 }
 
 func (a *checker) forLoop(fc *funcCtx, s *ast.ForStmt) *Loop {

@@ -129,31 +129,24 @@ func (a *checker) takesCounter(lc *loopCtx, op *ast.CallExpr) bool {
 func (a *checker) entryPath(fc *funcCtx, lc *loopCtx, body *ast.BlockStmt) *path {
 	p := newPath()
 	var seed *ast.CallExpr
-	for obj, list := range fc.assigns {
-		if !isError(obj.Type()) {
+	for _, wr := range fc.writesIn(body.Pos(), body.End()) {
+		obj, as := wr.obj, wr.as
+		if as.tok != token.ASSIGN || !isError(obj.Type()) {
 			continue
 		}
-		before := false
-		var inside *ast.CallExpr
-		for _, as := range list {
-			if as.pos < lc.start {
-				before = true
-				continue
-			}
-			if as.pos < body.Pos() || as.pos >= body.End() || as.tok != token.ASSIGN {
-				continue
-			}
-			if call, ok := ast.Unparen(as.rhs).(*ast.CallExpr); ok && a.errorResult(call) >= 0 && !a.isErrorConstructor(call) {
-				if inside == nil || call.Pos() < inside.Pos() {
-					inside = call
-				}
-			}
+		if _, seen := p.errs[obj]; seen {
+			continue // the first call in the body stands for the attempt
 		}
-		if before && inside != nil {
-			p.errs[obj] = errFact{op: inside}
-			if seed == nil || inside.Pos() < seed.Pos() {
-				seed = inside
-			}
+		if first := fc.assigns[obj]; len(first) == 0 || first[0].pos >= lc.start {
+			continue // not set before the loop
+		}
+		call, ok := ast.Unparen(as.rhs).(*ast.CallExpr)
+		if !ok || a.errorResult(call) < 0 || a.isErrorConstructor(call) {
+			continue
+		}
+		p.errs[obj] = errFact{op: call}
+		if seed == nil || call.Pos() < seed.Pos() {
+			seed = call
 		}
 	}
 	if seed != nil {

@@ -1,11 +1,13 @@
 package retryloop
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // Layer is one retry layer as nested-retry describes it.
@@ -57,6 +59,15 @@ type retryIndex struct {
 	byFunc map[ast.Node][]*Loop
 	memo   map[*types.Func]*RetrySummary
 	busy   map[*types.Func]bool
+}
+
+// within returns the loops of a function that start in [start, end); the
+// loops of a function are in source order.
+func (ix *retryIndex) within(fn ast.Node, start, end token.Pos) []*Loop {
+	loops := ix.byFunc[fn]
+	i, _ := slices.BinarySearchFunc(loops, start, func(l *Loop, p token.Pos) int { return cmp.Compare(l.Pos, p) })
+	j, _ := slices.BinarySearchFunc(loops, end, func(l *Loop, p token.Pos) int { return cmp.Compare(l.Pos, p) })
+	return loops[i:j]
 }
 
 func (a *checker) indexLoops(res *Result) {
@@ -228,9 +239,10 @@ func (a *checker) nestedIn(l *Loop) (*Nesting, bool) {
 // nestedInOps finds the inner layer of a hand-written loop among the
 // operations it retries.
 func (a *checker) nestedInOps(l *Loop) (*Nesting, bool) {
+	within := a.retries.within(l.Func, l.Node.Pos(), l.Node.End())
 	for _, op := range l.Ops {
-		for _, inner := range a.retries.byFunc[l.Func] {
-			if inner == l || inner.Pos < l.Node.Pos() || inner.Pos >= l.Node.End() {
+		for _, inner := range within {
+			if inner == l {
 				continue
 			}
 			if inner.Library != nil && inner.Library.Call == op || inner.Library == nil && containsCall(inner.Ops, op) && inner.Node != l.Node {

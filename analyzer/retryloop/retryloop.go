@@ -193,7 +193,9 @@ func run(pass *analysis.Pass) (any, error) {
 			return
 		}
 		res.Loops = append(res.Loops, a.function(n, body)...)
-		res.Loops = append(res.Loops, a.libraryLoops(n, body)...)
+		// A function literal's library call may pace a loop of the
+		// function around it, visited before it.
+		res.Loops = append(res.Loops, a.libraryLoops(n, body, res.Loops)...)
 	})
 	slices.SortStableFunc(res.Loops, func(x, y *Loop) int { return cmp.Compare(x.Pos, y.Pos) })
 	for _, l := range res.Loops {

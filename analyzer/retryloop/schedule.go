@@ -6,14 +6,13 @@ import (
 	"go/token"
 	"go/types"
 	"math"
-	"time"
+
+	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 )
 
 // shortSchedule is the longest wait a growing delay may reach without a
-// cap of its own: a schedule bounded by a few attempts ends before its
-// waits grow long (3 attempts from 100 ms wait at most 400 ms), while 6
-// attempts from 100 ms reach 3.2 s and need a cap.
-const shortSchedule = time.Second
+// cap of its own, as for the libraries.
+const shortSchedule = retrylib.ShortSchedule
 
 // capShortSchedules marks as capped the growing waits of a loop with a
 // constant attempt limit whose last wait, computed from the constants of
@@ -26,7 +25,7 @@ func (a *checker) capShortSchedules(fc *funcCtx, lc *loopCtx, l *Loop) {
 		if !w.Source.Grows || w.Source.Capped || w.Source.Unknown || w.Delay == nil {
 			continue
 		}
-		ev := &scheduleEval{a: a, fc: fc, lc: lc, rounds: l.Attempts - 1}
+		ev := &scheduleEval{a: a, fc: fc, lc: lc, rounds: l.Attempts - 1, at: w.Node.Pos()}
 		if d, ok := ev.eval(w.Delay, 0); ok && d >= 0 && d <= float64(shortSchedule) {
 			w.Source.Capped = true
 		}
@@ -40,7 +39,8 @@ type scheduleEval struct {
 	a      *checker
 	fc     *funcCtx
 	lc     *loopCtx
-	rounds int // rounds before the last attempt
+	rounds int       // rounds before the last attempt
+	at     token.Pos // the wait: a step in the body before it counts once more
 }
 
 const maxScheduleDepth = 12
@@ -187,13 +187,19 @@ func (ev *scheduleEval) variable(obj types.Object, depth int) (float64, bool) {
 			}
 			step = s
 		}
+		// A step taken in the body before the wait has been taken once
+		// more by the time the last attempt waits.
+		n := float64(ev.rounds)
+		if as.pos >= ev.bodyStart() && as.pos < ev.at {
+			n++
+		}
 		switch as.tok {
 		case token.INC, token.ADD_ASSIGN:
-			v += step * float64(ev.rounds)
+			v += step * n
 		case token.MUL_ASSIGN:
-			v *= math.Pow(step, float64(ev.rounds))
+			v *= math.Pow(step, n)
 		case token.SHL_ASSIGN:
-			v *= math.Pow(2, step*float64(ev.rounds))
+			v *= math.Pow(2, step*n)
 		default:
 			return 0, false
 		}

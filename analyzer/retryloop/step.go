@@ -2,6 +2,7 @@ package retryloop
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 )
 
@@ -43,12 +44,42 @@ func (a *checker) stepOf(fn *types.Func) *StepSummary {
 	a.steps[fn] = nil // a step that calls itself is not read through itself
 	var s *StepSummary
 	if decl := a.decls[fn]; decl != nil {
-		s = a.readStep(decl)
+		if waitsOutsideLoops(a, decl.Body) {
+			s = a.readStep(decl)
+		}
 	} else if f := a.summarize(fn).fact; f != nil {
 		s = f.Step
 	}
 	a.steps[fn] = s
 	return s
+}
+
+// waitsOutsideLoops reports whether a body waits somewhere outside its
+// own loops: a wait inside a loop paces that loop, not the function's
+// callers, so only such a body can be a retry step.
+func waitsOutsideLoops(a *checker, body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt, *ast.GoStmt, *ast.DeferStmt:
+			return false
+		case *ast.CallExpr:
+			if kind, _, _, ok := a.waitCall(n); ok && kind != "" {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				if call, ok := ast.Unparen(n.X).(*ast.CallExpr); ok && isPkgFunc(a.callee(call), "time", "After") {
+					found = true
+				}
+				if sel, ok := ast.Unparen(n.X).(*ast.SelectorExpr); ok && sel.Sel.Name == "C" {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // readStep follows the paths of a function body to its returns: some

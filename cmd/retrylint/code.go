@@ -28,10 +28,12 @@ type codeFlags struct {
 	gate  gateFlags
 	tests bool
 	tags  []string
+	fix   bool // apply the suggested fixes
+	diff  bool // print the suggested fixes as a unified diff
 }
 
 func newCodeCmd() *cobra.Command {
-	flags := &codeFlags{outputFlags: outputFlags{formats: []string{"text", "json", "sarif", "markdown"}}}
+	flags := &codeFlags{outputFlags: outputFlags{formats: []string{"text", "json", "sarif", "markdown", "github", "codeclimate"}}}
 	cmd := &cobra.Command{
 		Use:   "code [flags] [PACKAGES...]",
 		Short: "Check Go packages for retry loops that storm a struggling dependency",
@@ -51,6 +53,8 @@ retry helpers. --baseline accepts the findings recorded in a baseline file.
   retrylint code --format json --output retrylint.json ./...
   retrylint code --format sarif -o retrylint.sarif ./...
   retrylint code --baseline .retrylint-baseline.json --write-baseline ./...
+  retrylint code --diff ./...    # the suggested fixes, as a unified diff
+  retrylint code --fix ./...     # apply them
   go vet -vettool=$(command -v retrylint) ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCode(cmd, flags, args)
@@ -60,6 +64,8 @@ retry helpers. --baseline accepts the findings recorded in a baseline file.
 	flags.gate.register(cmd)
 	cmd.Flags().BoolVar(&flags.tests, "tests", false, "also check the _test.go files of the packages")
 	cmd.Flags().StringSliceVar(&flags.tags, "tags", nil, "build tags to load the packages with, comma-separated, as go build -tags")
+	cmd.Flags().BoolVar(&flags.fix, "fix", false, "apply the suggested fixes, then report what is left")
+	cmd.Flags().BoolVar(&flags.diff, "diff", false, "print the suggested fixes as a unified diff; change no file")
 	return cmd
 }
 
@@ -78,6 +84,9 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 	dir, cfg, err := flags.gate.workConfig()
 	if err != nil {
 		return err
+	}
+	if flags.fix || flags.diff {
+		return runFix(cmd, flags, fixRequest{dir: dir, cfg: cfg, tests: flags.tests, tags: flags.tags, diff: flags.diff, patterns: patterns})
 	}
 	res, err := checkCode(codeConfig{Dir: dir, Patterns: patterns, Tests: flags.tests, Tags: flags.tags,
 		Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers}, all.Rules())

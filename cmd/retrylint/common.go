@@ -78,6 +78,10 @@ func render(w io.Writer, res *report.Result, format string, opts renderOptions) 
 		return report.WriteMarkdown(w, res, report.MarkdownOptions{FailOn: opts.failOn, Rules: ruleInfos(), LinkBase: opts.linkBase})
 	case "dot":
 		return report.WriteDOT(w, res)
+	case "github":
+		return report.WriteGitHub(w, res)
+	case "codeclimate":
+		return report.WriteCodeClimate(w, res)
 	}
 	return fmt.Errorf("--format: unknown format %q", format)
 }

@@ -33,7 +33,7 @@ type reportFlags struct {
 
 // newReportCmd is "retrylint report": both halves in one review report.
 func newReportCmd() *cobra.Command {
-	f := &reportFlags{out: outputFlags{formats: []string{"markdown", "json", "sarif", "dot"}}}
+	f := &reportFlags{out: outputFlags{formats: []string{"markdown", "json", "sarif", "dot", "github", "codeclimate"}}}
 	cmd := &cobra.Command{
 		Use:   "report [flags]",
 		Short: "One pre-merge report over Go code and infrastructure, optionally against a base",

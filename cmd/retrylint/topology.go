@@ -25,7 +25,7 @@ type topologyFlags struct {
 
 // newTopologyCmd is `retrylint topology`: the infrastructure half.
 func newTopologyCmd() *cobra.Command {
-	f := topologyFlags{out: outputFlags{formats: []string{"text", "json", "sarif", "markdown", "dot"}}}
+	f := topologyFlags{out: outputFlags{formats: []string{"text", "json", "sarif", "markdown", "dot", "github", "codeclimate"}}}
 	cmd := &cobra.Command{
 		Use:   "topology [flags] PATH...",
 		Short: "Check the retry layers of infrastructure manifests",

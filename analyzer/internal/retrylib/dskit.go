@@ -3,9 +3,208 @@ package retrylib
 import (
 	"go/ast"
 	"go/types"
+	"time"
 )
 
-// dskit recognises the retries of dskit; not read yet.
+const dskitPath = "github.com/grafana/dskit/backoff"
+
+// dskit reads github.com/grafana/dskit/backoff: a loop written around a
+// Backoff, for b.Ongoing() { ...; b.Wait() }. backoff.New(ctx,
+// Config{MinBackoff, MaxBackoff, MaxRetries}) waits a random time in a
+// window that doubles from [MinBackoff, 2×MinBackoff) up to MaxBackoff:
+// always jittered and capped, except that a MaxBackoff at or below
+// MinBackoff (or unset) waits exactly MinBackoff every time. MaxRetries 0
+// is no limit; ctx ends Ongoing and the waits.
+//
+// The Retrier is given for each b.Wait() or b.NextDelay() inside a loop
+// (Retrier.Loop); a Backoff created inside that loop never grows.
 func dskit(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.BlockStmt) *Retrier {
+	if fn.Signature().Recv() == nil || fn.Name() != "Wait" && fn.Name() != "NextDelay" {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	t := newReader(info, call, enclosing)
+	origin, where := t.value(sel.X)
+	loop, fresh, ok := t.round(call.Pos(), origin)
+	if !ok {
+		return nil
+	}
+	s := unknownSchedule(sel.X)
+	newCall, isNew := isCall(where.info, origin, dskitPath, "New")
+	if isNew && len(newCall.Args) == 2 {
+		s = where.dskitConfig(newCall, newCall.Args[1])
+		s.ctx = where.context(newCall.Args[0])
+	}
+	// The library bounds the loop only where the loop asks it; its
+	// waits end with its context either way.
+	if loop == nil || !t.asksOngoing(loop, sel.X) {
+		s.attempts, s.unknown = 0, false
+	} else if s.unknown {
+		s.ctx.ends = true
+	}
+	var op ast.Expr
+	classified := true
+	if loop != nil {
+		op, classified = firstErrorCall(t.info, loopBody(loop)), t.loopInspects(loop)
+		if op == nil {
+			return nil // nothing in the loop can fail: a pacing, not a retry
+		}
+	}
+	r := s.retrier(dskitPath, call, op, verdict{classified: classified})
+	r.Loop = loop
+	r.Waits = true
+	if loop == nil {
+		opInRetry(r)
+	}
+	if fs, ok := loop.(*ast.ForStmt); ok && fs.Cond != nil && t.asksOngoing(&ast.ExprStmt{X: fs.Cond}, sel.X) {
+		r.Governs = true
+	}
+	if reset := t.resetEachRound(loop, sel.X, dskitPath); reset != nil && isNew {
+		r.Fresh, r.FreshAt = true, reset
+		r.Delay.Grows, r.Delay.Capped = false, true
+	} else if isNew && fresh {
+		r.Fresh, r.FreshAt = true, origin
+		r.Delay.Grows, r.Delay.Capped = false, true
+	}
+	return r
+}
+
+// dskitConfig reads a backoff.Config: a literal, a variable with fields
+// set after it, or a helper of the package that returns one.
+func (t *reader) dskitConfig(newCall *ast.CallExpr, cfg ast.Expr) schedule {
+	x, where := t.value(cfg)
+	lit, ok := ast.Unparen(x).(*ast.CompositeLit)
+	if !ok {
+		return unknownSchedule(cfg)
+	}
+	f := structFields(lit)
+	t.setAfter(f, cfg)
+	fields := f.value
+	s := schedule{at: lit, waits: true, factor: 2}
+	var min, max time.Duration
+	minKnown, maxKnown := true, true
+	if e, ok := fields["MinBackoff"]; ok {
+		min, minKnown = where.duration(e)
+	}
+	if e, ok := fields["MaxBackoff"]; ok {
+		max, maxKnown = where.duration(e)
+	}
+	s.initial, s.initialKnown = min, minKnown
+	switch {
+	case minKnown && min == 0:
+		s.waits = false // the window starts and stays at zero
+	case minKnown && maxKnown && max <= min:
+		if e, ok := fields["MinBackoff"]; ok {
+			s.delay.Value = where.durationText(e)
+		} else {
+			s.delay.Value = "0s"
+		}
+	case minKnown && maxKnown && 2*min >= max:
+		s.delay = Delay{Random: true, Capped: true}
+	default:
+		s.delay = Delay{Grows: true, Random: true, Capped: true}
+	}
+	if e, ok := fields["MaxRetries"]; ok {
+		if n, known := where.integer(e); known {
+			if n > 0 {
+				s.attempts = int(n)
+			}
+		} else {
+			s.unknown = true
+		}
+	}
+	return s
+}
+
+// asksOngoing reports whether a loop consults the back-off b for its
+// end: b.Ongoing() or b.Err() in its condition or body.
+func (t *reader) asksOngoing(loop ast.Stmt, b ast.Expr) bool {
+	obj := exprObject(t.info, b)
+	found := false
+	ast.Inspect(loop, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && (sel.Sel.Name == "Ongoing" || sel.Sel.Name == "Err" || sel.Sel.Name == "ErrCause") {
+			if fn := callee(t.info, call); fn != nil && fn.Pkg() != nil && Path(fn.Pkg()) == dskitPath && (obj == nil || exprObject(t.info, sel.X) == obj) {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// exprObject returns the variable or field an expression names.
+func exprObject(info *types.Info, e ast.Expr) types.Object {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return info.ObjectOf(x)
+	case *ast.SelectorExpr:
+		return info.ObjectOf(x.Sel)
+	}
 	return nil
+}
+
+// loopInspects reports whether a hand-written loop's body looks at what
+// failed in a condition.
+func (t *reader) loopInspects(loop ast.Stmt) bool {
+	found := false
+	ast.Inspect(loopBody(loop), func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch s := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			found = t.inspects(s.Cond)
+		case *ast.SwitchStmt:
+			for _, cl := range s.Body.List {
+				for _, c := range caseConds(s.Tag, cl.(*ast.CaseClause).List) {
+					found = found || t.inspects(c)
+				}
+			}
+		case *ast.TypeSwitchStmt:
+			if x := typeSwitchSubject(s); x != nil {
+				found = t.inspects(x)
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// firstErrorCall returns the first call in a block whose last result is
+// an error: the operation a hand-written loop retries.
+func firstErrorCall(info *types.Info, body *ast.BlockStmt) ast.Expr {
+	var op ast.Expr
+	ast.Inspect(body, func(n ast.Node) bool {
+		if op != nil {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			if sig, ok := types.Unalias(info.TypeOf(call.Fun)).(*types.Signature); ok {
+				if r := sig.Results(); r.Len() > 0 && isError(r.At(r.Len()-1).Type()) {
+					op = call
+				}
+			}
+		}
+		return true
+	})
+	return op
+}
+
+var dskitFixes = map[string]string{
+	"fixed-sleep":           "set MaxBackoff above MinBackoff, so that the wait doubles with jitter",
+	"unbounded-retry":       "set MaxRetries, or give backoff.New a context that ends",
+	"unclassified-retry":    "return at once, before b.Wait(), on errors a retry cannot fix",
+	"sleep-ignores-context": "give backoff.New the ctx instead of context.Background()",
 }

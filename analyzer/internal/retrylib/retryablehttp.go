@@ -273,7 +273,7 @@ func (cfg httpConfig) delay(t *tracer, retries int64) Delay {
 
 // longestFiniteWait is the longest last wait of a finite schedule that
 // still counts as capped.
-const longestFiniteWait = 5 * time.Minute
+const longestFiniteWait = ShortSchedule
 
 // paramObj returns the object of the i-th parameter of a function literal.
 func paramObj(info *types.Info, lit *ast.FuncLit, i int) types.Object {

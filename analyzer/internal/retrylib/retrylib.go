@@ -45,8 +45,8 @@ type Retrier struct {
 	// Delay is the shape of the wait between attempts.
 	Delay Delay
 	// DelayAt is the expression that configures the wait (the back-off
-	// value or option), or Call when the defaults apply. Findings about
-	// the wait are reported on it.
+	// value or option, the field set), or the called function (Call.Fun)
+	// when the defaults apply. Findings about the wait are reported on it.
 	DelayAt ast.Expr
 	// Classified reports whether only some errors are retried: a retry
 	// predicate that inspects the error (retry.RetryIf, retry.OnError's
@@ -72,6 +72,22 @@ type Retrier struct {
 	// own terms ("set Jitter in the wait.Backoff"), for the rules whose
 	// message would otherwise suggest hand-written code.
 	Fixes map[string]string
+	// Loop is set when the library only paces or bounds a loop written by
+	// hand (time.Sleep(b.NextBackOff()), dskit's for b.Ongoing() { ...;
+	// b.Wait() }): Loop is that for or range statement, Call the library
+	// call inside it. The loop is the retry loop; this Retrier gives its
+	// wait (Delay, DelayAt, Fresh) and what the library adds to its bound
+	// (Attempts, Deadline, Context). Classified and Permanent are read
+	// from the loop's body for a loop the model does not find by itself.
+	Loop ast.Stmt
+	// Governs reports, with Loop, that the loop's condition asks the
+	// library whether to go on (for b.Ongoing() { ... }): the library's
+	// bound is the loop's bound.
+	Governs bool
+	// BoundUnknown reports that the attempt limit and deadline come from
+	// code the finder cannot see (a back-off passed in as a parameter or
+	// built in another package): no bound is known, none is missing.
+	BoundUnknown bool
 }
 
 // Delay is the shape of a library's wait between attempts.

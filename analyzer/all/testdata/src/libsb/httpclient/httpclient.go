@@ -381,11 +381,13 @@ func notFoundToo(ctx context.Context, url string) (*http.Response, error) {
 	return client.Do(req) // want `retry-permanent: client.Do retries HTTP 404`
 }
 
-// throttled retries 429 and 503 only, with the library's jitter.
+// throttled retries 429 and 503 only, with the library's jitter, and
+// a linear back-off that grows with every attempt.
 func throttled(ctx context.Context, url string) (*http.Response, error) {
 	client := retryablehttp.NewClient()
 	client.RetryMax = 6
-	client.Backoff = retryablehttp.RateLimitLinearJitterBackoff
+	// The linear waits reach 6 × RetryWaitMax: three minutes, uncapped.
+	client.Backoff = retryablehttp.RateLimitLinearJitterBackoff // want `no-cap: `
 	client.CheckRetry = func(ctx context.Context, resp *http.Response, err error) (bool, error) {
 		if ctx.Err() != nil {
 			return false, ctx.Err()

@@ -1,0 +1,157 @@
+// Package ingest pushes samples to a remote store, pacing its retries
+// with github.com/grafana/dskit/backoff.
+package ingest
+
+import (
+	"context"
+	"errors"
+	"log"
+	"time"
+
+	"github.com/grafana/dskit/backoff"
+)
+
+// ErrOutOfOrder is a sample the store refuses for good.
+var ErrOutOfOrder = errors.New("out of order sample")
+
+// Config is the pusher's configuration, read from flags.
+type Config struct {
+	Backoff backoff.Config
+}
+
+// Pusher sends batches of samples.
+type Pusher struct {
+	cfg    Config
+	remote interface {
+		Push(ctx context.Context, batch []byte) error
+	}
+}
+
+// Push retries a batch ten times with the usual back-off.
+func (p *Pusher) Push(ctx context.Context, batch []byte) error {
+	b := backoff.New(ctx, backoff.Config{MinBackoff: 100 * time.Millisecond, MaxBackoff: 10 * time.Second, MaxRetries: 10})
+	for b.Ongoing() {
+		err := p.remote.Push(ctx, batch)
+		if err == nil {
+			return nil
+		}
+		if errors.Is(err, ErrOutOfOrder) {
+			return err
+		}
+		log.Printf("push failed, retrying: %v", err)
+		b.Wait()
+	}
+	return b.Err()
+}
+
+// Flush runs at shutdown, without a context, until the store answers.
+func (p *Pusher) Flush(batch []byte) {
+	b := backoff.New(context.Background(), backoff.Config{MinBackoff: time.Second, MaxBackoff: time.Minute})
+	for b.Ongoing() { // want `unbounded-retry: ` `unclassified-retry: `
+		if err := p.remote.Push(context.Background(), batch); err == nil {
+			return
+		}
+		b.Wait()
+	}
+}
+
+// Replay waits the same two seconds between its attempts.
+func (p *Pusher) Replay(ctx context.Context, batch []byte) error {
+	b := backoff.New(ctx, backoff.Config{MinBackoff: 2 * time.Second, MaxRetries: 5}) // want `fixed-sleep: .*MaxBackoff above MinBackoff`
+	for b.Ongoing() {
+		err := p.remote.Push(ctx, batch)
+		if err == nil || errors.Is(err, ErrOutOfOrder) {
+			return err
+		}
+		b.Wait()
+	}
+	return b.Err()
+}
+
+// Resend creates its back-off on every attempt.
+func (p *Pusher) Resend(ctx context.Context, batch []byte) error {
+	var err error
+	for attempt := 0; attempt < 4; attempt++ {
+		if err = p.remote.Push(ctx, batch); err == nil || errors.Is(err, ErrOutOfOrder) {
+			return err
+		}
+		b := backoff.New(ctx, backoff.Config{MinBackoff: time.Second, MaxBackoff: 30 * time.Second}) // want `fixed-sleep: .*created anew`
+		b.Wait()
+	}
+	return err
+}
+
+// PushConfigured uses the back-off configured by flags.
+func (p *Pusher) PushConfigured(ctx context.Context, batch []byte) error {
+	b := backoff.New(ctx, p.cfg.Backoff)
+	for b.Ongoing() {
+		err := p.remote.Push(ctx, batch)
+		if err == nil || errors.Is(err, ErrOutOfOrder) {
+			return err
+		}
+		b.Wait()
+	}
+	return b.ErrCause()
+}
+
+// Detached pushes with a background context although the caller has one.
+func (p *Pusher) Detached(ctx context.Context, batch []byte) error {
+	b := backoff.New(context.Background(), backoff.Config{MinBackoff: 100 * time.Millisecond, MaxBackoff: 2 * time.Second, MaxRetries: 5})
+	for b.Ongoing() { // want `sleep-ignores-context: .*give backoff.New the ctx`
+		err := p.remote.Push(ctx, batch)
+		if err == nil || errors.Is(err, ErrOutOfOrder) {
+			return err
+		}
+		b.Wait()
+	}
+	return b.Err()
+}
+
+var pushBackoff = backoff.Config{MinBackoff: 250 * time.Millisecond, MaxBackoff: 5 * time.Second, MaxRetries: 8}
+
+// PushPackaged uses the package's back-off configuration.
+func (p *Pusher) PushPackaged(ctx context.Context, batch []byte) error {
+	b := backoff.New(ctx, pushBackoff)
+	for b.Ongoing() {
+		err := p.remote.Push(ctx, batch)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, ErrOutOfOrder):
+			return err
+		}
+		b.Wait()
+	}
+	return b.Err()
+}
+
+// PushEach pushes every batch with a back-off of its own, built once per
+// batch.
+func (p *Pusher) PushEach(ctx context.Context, batches [][]byte) error {
+	for _, batch := range batches {
+		b := backoff.New(ctx, backoff.Config{MinBackoff: 100 * time.Millisecond, MaxBackoff: time.Second, MaxRetries: 3})
+		for b.Ongoing() {
+			err := p.remote.Push(ctx, batch)
+			if err == nil || errors.Is(err, ErrOutOfOrder) {
+				break
+			}
+			b.Wait()
+		}
+	}
+	return nil
+}
+
+// Compact retries a compaction within a deadline of its own.
+func (p *Pusher) Compact(ctx context.Context, batch []byte) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	b := backoff.New(ctx, backoff.Config{MinBackoff: time.Second, MaxBackoff: 20 * time.Second})
+	for b.Ongoing() {
+		err := p.remote.Push(ctx, batch)
+		if err == nil || errors.Is(err, ErrOutOfOrder) {
+			return err
+		}
+		b.Wait()
+	}
+	return b.Err()
+}

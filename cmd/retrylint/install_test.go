@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/mod/module"
+	"golang.org/x/mod/zip"
+)
+
+// TestVersionAfterGoInstall publishes this checkout as v0.1.0 on a module
+// proxy in a directory, installs retrylint from it with "go install
+// ...@v0.1.0" as a user would, and runs "retrylint version": it must
+// print the module's version, as it does in the JSON and SARIF reports.
+func TestVersionAfterGoInstall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds retrylint from a module proxy")
+	}
+	const (
+		path    = "github.com/retrylint/retrylint"
+		version = "v0.1.0"
+	)
+	proxy := t.TempDir()
+	dir := filepath.Join(proxy, filepath.FromSlash(path), "@v")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	zf, err := os.Create(filepath.Join(dir, version+".zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := zip.CreateFromDir(zf, module.Version{Path: path, Version: version}, reportRoot); err != nil {
+		t.Fatal(err)
+	}
+	if err := zf.Close(); err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile(filepath.Join(reportRoot, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := json.Marshal(map[string]string{"Version": version, "Time": "2026-12-01T00:00:00Z"})
+	for name, content := range map[string][]byte{
+		"list":            []byte(version + "\n"),
+		version + ".info": info,
+		version + ".mod":  gomod,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	cache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	downloads := filepath.Join(strings.TrimSpace(string(cache)), "cache", "download")
+	gobin, home := t.TempDir(), t.TempDir()
+	env := append(os.Environ(),
+		"GOBIN="+gobin,
+		// This checkout comes from the directory, its dependencies from
+		// the downloads of the module cache, which is a proxy too (checked
+		// when they were downloaded, so no checksum database); the
+		// installed modules go to a module cache of the test's own.
+		"GOPROXY=file://"+filepath.ToSlash(proxy)+",file://"+filepath.ToSlash(downloads),
+		"GOMODCACHE="+filepath.Join(t.TempDir(), "mod"),
+		"GOSUMDB=off", "GOFLAGS=-modcacherw", "GOWORK=off", "GOTOOLCHAIN=local",
+	)
+	install := runEnv(t, home, env, "go", "install", path+"/cmd/retrylint@"+version)
+	if install.code != 0 {
+		t.Fatalf("go install: exit %d\n%s", install.code, install.stderr)
+	}
+	got := runEnv(t, home, env, filepath.Join(gobin, "retrylint"), "version")
+	if first, _, _ := strings.Cut(got.stdout, "\n"); first != "retrylint "+version {
+		t.Errorf("retrylint version after go install prints %q, want %q\n%s", first, "retrylint "+version, got.stdout)
+	}
+	js := runEnv(t, home, env, filepath.Join(gobin, "retrylint"), "topology", "--format", "json", filepath.Join(reportRoot, "examples", "topology", "incident1-fixed"))
+	if !strings.Contains(js.stdout, `"version": "`+version+`"`) {
+		t.Errorf("the JSON report does not carry %s:\n%.300s", version, js.stdout)
+	}
+}
+
+// runEnv runs name in dir with env.
+func runEnv(t *testing.T, dir string, env []string, name string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("%s %q: %v", name, args, err)
+	}
+	return result{stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()}
+}

@@ -1,0 +1,101 @@
+package gclplugin
+
+import (
+	"flag"
+	"strings"
+	"testing"
+
+	"github.com/golangci/plugin-module-register/register"
+	"go.yaml.in/yaml/v3"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/retrylint/retrylint/analyzer/retryconfig"
+)
+
+// settingsOf decodes YAML as golangci-lint hands settings to a plugin: a
+// map of keys to values, lists and maps.
+func settingsOf(t *testing.T, src string) any {
+	t.Helper()
+	var v any
+	if err := yaml.Unmarshal([]byte(src), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// build returns the plugin's analyzer for the settings, and restores the
+// configuration analyzer's flags when the test ends.
+func build(t *testing.T, settings any) *analysis.Analyzer {
+	t.Helper()
+	target := retryconfig.Analyzer
+	saved := make(map[string]string)
+	target.Flags.VisitAll(func(f *flag.Flag) { saved[f.Name] = f.Value.String() })
+	t.Cleanup(func() {
+		for name, v := range saved {
+			target.Flags.Set(name, v)
+		}
+	})
+	p, err := New(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.GetLoadMode() != register.LoadModeTypesInfo {
+		t.Errorf("load mode %q, want type information", p.GetLoadMode())
+	}
+	as, err := p.BuildAnalyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(as) != 1 || as[0].Name != Name {
+		t.Fatalf("BuildAnalyzers gave %v, want one analyzer named %s", as, Name)
+	}
+	if err := analysis.Validate(as); err != nil {
+		t.Fatal(err)
+	}
+	return as[0]
+}
+
+func TestRegistered(t *testing.T) {
+	if _, err := register.GetPlugin(Name); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSettingsReachTheRules runs the plugin's analyzer with the settings
+// of the fixture's .golangci.yml: a classifier that only the settings
+// name, and no-cap turned off.
+func TestSettingsReachTheRules(t *testing.T) {
+	a := build(t, settingsOf(t, "classifiers: [p.Client.retryable]\nseverity: {no-cap: off}\n"))
+	if strings.Contains(a.Doc, "no-cap") {
+		t.Errorf("no-cap is off but the analyzer runs it: %s", a.Doc)
+	}
+	analysistest.Run(t, analysistest.TestData(), a, "p")
+}
+
+// TestNoSettings runs every rule with no settings at all.
+func TestNoSettings(t *testing.T) {
+	a := build(t, nil)
+	analysistest.Run(t, analysistest.TestData(), a, "q")
+}
+
+func TestBadSettings(t *testing.T) {
+	for src, want := range map[string]string{
+		"bugdet: 4\n":                               `unknown key "bugdet"`,
+		"classifiers: [IsTransient]\n":              "want a function as pkg.Func",
+		"severity: {job-max-retries: off}\n":        `unknown rule "job-max-retries"`,
+		"severity: {no-jitter: warning}\n":          "only off has a meaning here",
+		"budget: 4\n":                               "golangci-lint runs the code rules only",
+		"ignore: [vendor/]\n":                       "linters.exclusions.paths",
+		"tests: yes please\n":                       "tests: want true or false",
+		"retry_helpers: [{func: p.Do, tries: 2}]\n": `unknown key "tries"`,
+	} {
+		_, err := New(settingsOf(t, src))
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "settings of retrylint: ") {
+			t.Errorf("%q: error %v, want one that says %q", src, err, want)
+		}
+	}
+	if _, err := New([]any{"classifiers"}); err == nil {
+		t.Error("a list of settings was accepted")
+	}
+}

@@ -1,0 +1,72 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteGitHub writes one GitHub Actions workflow command a finding
+// ("::error file=f,line=l,col=c,endLine=…,endColumn=…,title=rule::message"),
+// so that a workflow step shows the findings as annotations on the diff
+// without code scanning. Errors become ::error, warnings ::warning and notes
+// ::notice; a finding without a file or line leaves those properties out.
+// Values are escaped as the runner expects, so a message cannot end the
+// command early or start another one.
+func WriteGitHub(w io.Writer, r *Result) error {
+	for _, f := range r.Findings {
+		if _, err := io.WriteString(w, githubCommand(f)+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// githubCommand is the workflow command of one finding.
+func githubCommand(f Finding) string {
+	var props []string
+	add := func(key, value string) { props = append(props, key+"="+githubProperty(value)) }
+	if f.File != "" {
+		add("file", f.File)
+		if f.Line > 0 {
+			add("line", fmt.Sprint(f.Line))
+			if f.Column > 0 {
+				add("col", fmt.Sprint(f.Column))
+			}
+			if f.EndLine >= f.Line {
+				add("endLine", fmt.Sprint(f.EndLine))
+				if f.EndColumn > 0 && (f.EndLine > f.Line || f.EndColumn >= f.Column) {
+					add("endColumn", fmt.Sprint(f.EndColumn))
+				}
+			}
+		}
+	}
+	add("title", "retrylint "+f.Rule)
+	msg := f.Message
+	if f.Fix != "" && !strings.Contains(msg, f.Fix) {
+		msg = sentence(msg) + " Fix: " + f.Fix
+	}
+	return "::" + githubLevel(f.Severity) + " " + strings.Join(props, ",") + "::" + githubData(msg)
+}
+
+// githubLevel is the workflow command of a severity.
+func githubLevel(s Severity) string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	}
+	return "notice"
+}
+
+// githubData escapes the message of a workflow command: "%", CR and LF.
+func githubData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// githubProperty escapes a property value of a workflow command: as the
+// message, and ":" and "," that separate properties.
+func githubProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
