@@ -19,7 +19,7 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 	var failing []*path
 	for _, r := range w.rounds {
 		op := r.p.failedOp()
-		if op == nil || a.localCheck(op) || len(r.p.waits) == 0 || !w.roundsWithoutWait(op) {
+		if op == nil || a.localCheck(op) || !waitsAfter(r.p, op) || !w.roundsWithoutWait(op) {
 			continue
 		}
 		if a.acceptsInbound(op) || a.takesCounter(w.lc, op) || a.takesFreshItem(w.fc, w.lc, op) || !a.opensSession(op) {
@@ -35,7 +35,19 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 // round without any wait.
 func (w *walker) roundsWithoutWait(op *ast.CallExpr) bool {
 	for _, r := range w.rounds {
-		if len(r.p.waits) == 0 && r.p.opSucceeded(op) {
+		if !waitsAfter(r.p, op) && r.p.opSucceeded(op) {
+			return true
+		}
+	}
+	return false
+}
+
+// waitsAfter reports whether the path waits after op in the body: a wait
+// at the top of the loop, before the attempt, paces every round (a ticker,
+// a select on a timer and a wake-up channel); it answers no failure.
+func waitsAfter(p *path, op *ast.CallExpr) bool {
+	for _, wt := range p.waits {
+		if wt.Node.Pos() > op.Pos() {
 			return true
 		}
 	}

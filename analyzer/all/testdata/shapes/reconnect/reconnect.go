@@ -324,3 +324,19 @@ func KeepAlive(ctx context.Context, update func(context.Context, Listing) (Listi
 		}
 	}
 }
+
+// Monitor wakes on a timer or on a leadership change, then checks; a
+// failed check waits for the next wake-up like any other.
+func Monitor(elected <-chan struct{}, stop <-chan struct{}, check func() error) {
+	for {
+		select {
+		case <-elected:
+		case <-time.After(30 * time.Second):
+		case <-stop:
+			return
+		}
+		if err := check(); err != nil {
+			log.Printf("check: %v", err)
+		}
+	}
+}
