@@ -280,3 +280,20 @@ func (l *Locker) KeepLock(ctx context.Context, refresh func(context.Context) (bo
 		}
 	}
 }
+
+func canceled(ctx context.Context) bool {
+	select {
+	case <-ctx.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// Drain waits for the last connections to go, checking the context with
+// a helper that only reads it.
+func Drain(ctx context.Context, active *atomic.Int64) {
+	for active.Load() != 0 && !canceled(ctx) {
+		time.Sleep(time.Second)
+	}
+}
