@@ -81,7 +81,8 @@ func run(o options, stdout, stderr io.Writer) error {
 
 	var findings []finding
 	regions := make([]span, len(labels))
-	for _, repo := range repoOrder(labels) {
+	repos := repoOrder(labels)
+	for _, repo := range repos {
 		dir := filepath.Join(o.src, filepath.Base(repo.name))
 		if err := ensureCheckout(dir, repo, o.mirrors, stderr); err != nil {
 			return err
@@ -89,13 +90,18 @@ func run(o options, stdout, stderr io.Writer) error {
 		if err := labelRegions(dir, labels, regions, repo.name); err != nil {
 			return err
 		}
+	}
+	if err := checkSilent(o.labels, labels, regions); err != nil {
+		return err
+	}
+	for _, repo := range repos {
+		dir := filepath.Join(o.src, filepath.Base(repo.name))
 		fs, err := analyseRepo(o, dir, repo.name, labels, stderr)
 		if err != nil {
 			return err
 		}
 		findings = append(findings, fs...)
 	}
-
 	verdicts := score(labels, regions, findings)
 	mode := "retrylint code"
 	if o.vet {
@@ -178,6 +184,22 @@ func labelRegions(dir string, labels []label, regions []span, repo string) error
 		}
 		for j, i := range idx {
 			regions[i] = rs[j]
+		}
+	}
+	return nil
+}
+
+// checkSilent reports a look-alike label ("-") whose loop also has expected
+// findings: the two labels contradict each other.
+func checkSilent(name string, labels []label, regions []span) error {
+	for i, s := range labels {
+		if s.Rule != silent {
+			continue
+		}
+		for j, l := range labels {
+			if l.Rule != silent && l.Repo == s.Repo && l.Path == s.Path && regions[j] == regions[i] {
+				return fmt.Errorf("%s:%d: the loop of this look-alike has an expected finding at line %d (%s:%d)", name, s.Src, l.Src, l.Path, l.Line)
+			}
 		}
 	}
 	return nil
