@@ -11,6 +11,7 @@
 #
 # Usage: scripts/realcode.sh [--src DIR] [--mirrors DIR] [--out DIR]
 #                            [--vet] [--both] [--labelled] [--repos a/b,c/d]
+#                            [--cached]
 #
 #   --src DIR      checkouts, one directory per repository named after it
 #                  (containerd, etcd, ...); default /work/realcode-src
@@ -23,6 +24,8 @@
 #   --both         run retrylint code and go vet -vettool, print both
 #   --labelled     analyse only the packages of labelled files, not ./...
 #   --repos LIST   measure only these repositories
+#   --cached       with --out of an earlier run: reuse its findings and only
+#                  score again (after editing the labels)
 #
 # It needs the repositories' modules (the module proxy, or vendor/) and takes
 # minutes per large repository, so it is not part of the tests or CI.
@@ -35,6 +38,7 @@ out=""
 mode=code
 pkgs=all
 repos=""
+cached=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--src) src=$2; shift 2 ;;
@@ -44,7 +48,8 @@ while [ $# -gt 0 ]; do
 	--both) mode=both; shift ;;
 	--labelled) pkgs=labelled; shift ;;
 	--repos) repos=$2; shift 2 ;;
-	-h | --help) sed -n '2,28p' "$0"; exit 0 ;;
+	--cached) cached=-cached; shift ;;
+	-h | --help) sed -n '2,31p' "$0"; exit 0 ;;
 	*) echo "realcode.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -57,7 +62,7 @@ out=${out:-$(mktemp -d -t realcode-XXXXXX)}
 measure() { # measure SUBDIR [-vet]
 	"$bin/realcode" -labels "$repo/eval/realcode/labels.tsv" -src "$src" \
 		${mirrors:+-mirrors "$mirrors"} -retrylint "$bin/retrylint" \
-		-pkgs "$pkgs" ${repos:+-repos "$repos"} -out "$out/$1" "${@:2}"
+		-pkgs "$pkgs" ${repos:+-repos "$repos"} ${cached} -out "$out/$1" "${@:2}"
 }
 
 case $mode in

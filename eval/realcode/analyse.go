@@ -79,6 +79,14 @@ func analyseRepo(o options, root, repo string, labels []label, stderr io.Writer)
 		if o.pkgs == "labelled" {
 			patterns = mods[mod]
 		}
+		raw := filepath.Join(o.out, strings.ReplaceAll(repo+"/"+mod, "/", "_")+".tsv")
+		if o.cached {
+			if fs, err := loadRaw(raw); err == nil {
+				fmt.Fprintf(stderr, "%s %s: findings of an earlier run, %s\n", repo, mod, raw)
+				all = append(all, inRepo(fs, repo, mod)...)
+				continue
+			}
+		}
 		fmt.Fprintf(stderr, "%s %s: %s\n", repo, mod, strings.Join(patterns, " "))
 		fs, err := analyse(o, dir, patterns, stderr)
 		if err != nil && o.pkgs == "all" {
@@ -89,17 +97,49 @@ func analyseRepo(o options, root, repo string, labels []label, stderr io.Writer)
 			fmt.Fprintf(stderr, "  %v: its labels count as missed\n", err)
 			continue
 		}
-		raw := filepath.Join(o.out, strings.ReplaceAll(repo+"/"+mod, "/", "_")+".tsv")
 		if err := saveRaw(raw, fs); err != nil {
 			return nil, err
 		}
-		for _, f := range fs {
-			f.Repo = repo
-			f.Path = path.Clean(path.Join(mod, f.Path))
-			all = append(all, f)
-		}
+		all = append(all, inRepo(fs, repo, mod)...)
 	}
 	return all, nil
+}
+
+// inRepo makes the paths of a module's findings relative to the repository.
+func inRepo(fs []finding, repo, mod string) []finding {
+	out := make([]finding, 0, len(fs))
+	for _, f := range fs {
+		f.Repo = repo
+		f.Path = path.Clean(path.Join(mod, f.Path))
+		out = append(out, f)
+	}
+	return out
+}
+
+// loadRaw reads the findings saveRaw wrote.
+func loadRaw(name string) ([]finding, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var fs []finding
+	for i, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		f := strings.SplitN(line, "\t", 3)
+		colon := strings.LastIndex(f[0], ":")
+		if len(f) != 3 || colon < 0 {
+			return nil, fmt.Errorf("%s:%d: not a saved finding", name, i+1)
+		}
+		loc := f[0][:colon]
+		n, err := strconv.Atoi(f[0][colon+1:])
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: not a saved finding", name, i+1)
+		}
+		fs = append(fs, finding{Path: loc, Line: n, Rule: f[1], Message: f[2]})
+	}
+	return fs, nil
 }
 
 func saveRaw(name string, fs []finding) error {

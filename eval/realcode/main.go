@@ -28,6 +28,7 @@ type options struct {
 	out       string
 	pkgs      string
 	repos     string
+	cached    bool
 }
 
 func main() {
@@ -41,6 +42,7 @@ func main() {
 	fs.StringVar(&o.out, "out", "", "`directory` for the raw findings, details.tsv and outside.tsv (default: a new temporary directory)")
 	fs.StringVar(&o.pkgs, "pkgs", "all", "what to analyse in each module: all (./...) or labelled (the packages of labelled files)")
 	fs.StringVar(&o.repos, "repos", "", "comma-separated owner/name `list`: measure only these")
+	fs.BoolVar(&o.cached, "cached", false, "reuse the findings an earlier run saved in -out instead of analysing again (to rescore edited labels)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		os.Exit(2)
 	}

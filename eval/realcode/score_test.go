@@ -116,3 +116,18 @@ func TestParseVetJSON(t *testing.T) {
 		t.Errorf("got %+v", fs)
 	}
 }
+
+func TestRawRoundTrip(t *testing.T) {
+	name := t.TempDir() + "/raw.tsv"
+	want := []finding{{Path: "a/b.go", Line: 7, Rule: "no-cap", Message: "grows: without a cap"}}
+	if err := saveRaw(name, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := loadRaw(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0] != want[0] {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
