@@ -187,8 +187,9 @@ func parseReport(out []byte) ([]finding, error) {
 	return fs, nil
 }
 
-// analyseVet runs go vet -vettool -json and reads its diagnostics. The
-// analyzer of each rule is named after it without dashes.
+// analyseVet runs go vet -vettool -json and reads its diagnostics. A
+// diagnostic's category is its rule; without one, the analyzer of each rule is
+// named after it without dashes.
 func analyseVet(o options, dir string, patterns []string) ([]finding, error) {
 	args := append([]string{"vet", "-vettool=" + o.retrylint, "-json"}, patterns...)
 	cmd := exec.Command("go", args...)
@@ -230,18 +231,21 @@ func parseVetJSON(out []byte, dir string) ([]finding, error) {
 		}
 		for _, analyzers := range obj {
 			for name, raw := range analyzers {
-				rule, ok := byAnalyzer[name]
-				if !ok {
-					continue
-				}
 				var diags []struct {
-					Posn    string `json:"posn"`
-					Message string `json:"message"`
+					Category string `json:"category"`
+					Posn     string `json:"posn"`
+					Message  string `json:"message"`
 				}
 				if json.Unmarshal(raw, &diags) != nil {
 					continue // {"error": ...}
 				}
 				for _, d := range diags {
+					rule := d.Category
+					if !knownRule(rule) {
+						if rule = byAnalyzer[name]; rule == "" {
+							continue
+						}
+					}
 					m := posn.FindStringSubmatch(d.Posn)
 					if m == nil {
 						continue
@@ -253,7 +257,8 @@ func parseVetJSON(out []byte, dir string) ([]finding, error) {
 						}
 					}
 					line, _ := strconv.Atoi(m[2])
-					fs = append(fs, finding{Path: filepath.ToSlash(file), Line: line, Rule: rule, Message: d.Message})
+					msg := strings.TrimPrefix(d.Message, rule+": ")
+					fs = append(fs, finding{Path: filepath.ToSlash(file), Line: line, Rule: rule, Message: msg})
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"sort"
 	"strings"
 	"testing"
 )
@@ -104,7 +105,10 @@ func TestParseVetJSON(t *testing.T) {
 		"fixedsleep": [
 			{"posn": "/src/m/p/p.go:12:3", "message": "retry loop waits a constant 1s"}
 		],
-		"nocap": {"error": "boom"}
+		"nocap": {"error": "boom"},
+		"unclassifiedretry": [
+			{"category": "retry-permanent", "posn": "/src/m/q.go:3:1", "message": "retry-permanent: retries 401"}
+		]
 	}
 }
 `
@@ -112,7 +116,9 @@ func TestParseVetJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fs) != 1 || fs[0].Path != "p/p.go" || fs[0].Line != 12 || fs[0].Rule != "fixed-sleep" {
+	sort.Slice(fs, func(i, j int) bool { return fs[i].Path < fs[j].Path })
+	if len(fs) != 2 || fs[0].Path != "p/p.go" || fs[0].Line != 12 || fs[0].Rule != "fixed-sleep" ||
+		fs[1].Rule != "retry-permanent" || fs[1].Message != "retries 401" {
 		t.Errorf("got %+v", fs)
 	}
 }
