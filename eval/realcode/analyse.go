@@ -194,10 +194,11 @@ func analyseVet(o options, dir string, patterns []string) ([]finding, error) {
 	args := append([]string{"vet", "-vettool=" + o.retrylint, "-json"}, patterns...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	var errb bytes.Buffer
+	var outb, errb bytes.Buffer
+	cmd.Stdout = &outb // the JSON; older go commands wrote it to stderr
 	cmd.Stderr = &errb
 	runErr := cmd.Run()
-	fs, perr := parseVetJSON(errb.Bytes(), dir)
+	fs, perr := parseVetJSON(append(outb.Bytes(), errb.Bytes()...), dir)
 	if runErr != nil && len(fs) == 0 {
 		return nil, fmt.Errorf("go vet: %v\n%s", runErr, tail(errb.String(), 15))
 	}
