@@ -314,14 +314,23 @@ func (a *checker) waitCall(call *ast.CallExpr) (WaitKind, ast.Expr, bool, bool) 
 	return "", nil, false, false
 }
 
+// sleepShape reports whether a signature is that of a wait helper: it
+// takes contexts, durations, the failure and attempt counts only, and
+// returns at most an error and the next duration — sleep(ctx, d),
+// backoff(d, err) time.Duration.
 func sleepShape(sig *types.Signature) bool {
 	for i := 0; i < sig.Params().Len(); i++ {
-		if t := sig.Params().At(i).Type(); !isContext(t) && !isDuration(t) {
+		if t := sig.Params().At(i).Type(); !isContext(t) && !isDuration(t) && !isError(t) && !isInteger(t) {
 			return false
 		}
 	}
 	r := sig.Results()
-	return r.Len() == 0 || r.Len() == 1 && isError(r.At(0).Type())
+	for i := 0; i < r.Len(); i++ {
+		if t := r.At(i).Type(); !isError(t) && !isDuration(t) {
+			return false
+		}
+	}
+	return r.Len() <= 2
 }
 
 // waitName matches helpers that wait by name when they take no duration:

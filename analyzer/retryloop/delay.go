@@ -130,6 +130,13 @@ func (a *checker) delayOf(dc *delayCtx, e ast.Expr) Delay {
 // changed in the loop is constant; one multiplied or shifted in it grows.
 func (a *checker) varDelay(dc *delayCtx, obj types.Object) Delay {
 	if d, ok := dc.env[obj]; ok {
+		// A parameter the helper grows in place (backoff += backoff/4)
+		// makes the caller's variable grow when the caller passes it back
+		// in: backoff = w.backoffIfUnavailable(backoff, err).
+		if a.growsInPlace(dc, obj) {
+			d.Grows = d.Grows || d.self
+			d.Capped = d.Capped || a.capGuard(dc, obj)
+		}
 		return d
 	}
 	if dc.counters[obj] {
@@ -199,6 +206,37 @@ func (a *checker) varDelay(dc *delayCtx, obj types.Object) Delay {
 	}
 	d.self = false
 	return d
+}
+
+// growsInPlace reports whether the region sets obj from itself so that it
+// grows: d *= 2, d += d/4, d = d + d/4, d = time.Duration(float64(d) * 1.5).
+func (a *checker) growsInPlace(dc *delayCtx, obj types.Object) bool {
+	for _, as := range dc.fc.assigns[obj] {
+		if !dc.inRegion(as.pos) {
+			continue
+		}
+		switch as.tok {
+		case token.MUL_ASSIGN, token.SHL_ASSIGN, token.ADD_ASSIGN:
+			return true
+		case token.ASSIGN:
+			if as.rhs != nil && a.mentions(as.rhs, obj) && growthOp(as.rhs) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// growthOp reports whether an expression multiplies, shifts or adds.
+func growthOp(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.MUL || b.Op == token.SHL || b.Op == token.ADD) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 func isTuple(t types.Type) bool {

@@ -174,6 +174,10 @@ func (ev *scheduleEval) variable(obj types.Object, depth int) (float64, bool) {
 		// A range key: 0, 1, ... attempts-1.
 		return float64(ev.rounds), true
 	}
+	if len(before) == 0 && len(inside) == 1 && inside[0].rhs != nil && (inside[0].tok == token.DEFINE || inside[0].tok == token.ASSIGN) {
+		// Set afresh in every round: its value at the last one.
+		return ev.eval(inside[0].rhs, depth+1)
+	}
 	v, ok := start()
 	if !ok {
 		return 0, false

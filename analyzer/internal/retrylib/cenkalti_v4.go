@@ -127,7 +127,7 @@ func cenkaltiNext(t *reader, call *ast.CallExpr, path string) *Retrier {
 		opInRetry(r)
 	}
 	at := origin
-	if reset := t.resetEachRound(loop, sel.X, path); reset != nil && !s.unknown {
+	if reset := t.resetEachRound(loop, sel.X, path, call.Pos()); reset != nil && !s.unknown {
 		fresh, at = true, reset
 	}
 	if fresh && at != sel.X && !s.unknown {

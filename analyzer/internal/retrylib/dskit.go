@@ -62,7 +62,7 @@ func dskit(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.
 	if fs, ok := loop.(*ast.ForStmt); ok && fs.Cond != nil && t.asksOngoing(&ast.ExprStmt{X: fs.Cond}, sel.X) {
 		r.Governs = true
 	}
-	if reset := t.resetEachRound(loop, sel.X, dskitPath); reset != nil && isNew {
+	if reset := t.resetEachRound(loop, sel.X, dskitPath, call.Pos()); reset != nil && isNew {
 		r.Fresh, r.FreshAt = true, reset
 		r.Delay.Grows, r.Delay.Capped = false, true
 	} else if isNew && fresh {

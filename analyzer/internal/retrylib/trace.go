@@ -1909,9 +1909,12 @@ func (t *reader) retriedOp(body *ast.BlockStmt, lit *ast.FuncLit) bool {
 }
 
 // resetEachRound returns the back-off of a b.Reset() that a loop makes on
-// every round, as a statement of its body outside any condition: the
-// back-off then starts over every time and never grows. nil if none.
-func (t *reader) resetEachRound(loop ast.Stmt, b ast.Expr, path string) ast.Expr {
+// every round before it waits, as a statement of its body outside any
+// condition and ahead of the wait: the back-off then starts over every
+// time and never grows. A Reset after the wait — at the end of the body,
+// reached once an attempt succeeded — is the library's intended use. nil
+// if none.
+func (t *reader) resetEachRound(loop ast.Stmt, b ast.Expr, path string, wait token.Pos) ast.Expr {
 	body := loopBody(loop)
 	if body == nil {
 		return nil
@@ -1919,7 +1922,7 @@ func (t *reader) resetEachRound(loop ast.Stmt, b ast.Expr, path string) ast.Expr
 	obj := exprObject(t.info, b)
 	for _, s := range body.List {
 		es, ok := s.(*ast.ExprStmt)
-		if !ok {
+		if !ok || es.Pos() > wait {
 			continue
 		}
 		call, ok := isCall(t.info, es.X, path, "Reset")

@@ -100,3 +100,33 @@ func Capped(ctx context.Context) error {
 		interval = min(time.Duration(float64(interval)*1.25), time.Minute)
 	}
 }
+
+const maxRetries = 3
+
+// Quadratic waits 100 ms × i², computed afresh each round: 900 ms at most.
+func Quadratic(ctx context.Context) error {
+	var err error
+	for i := 1; i <= maxRetries; i++ {
+		if err = try(ctx); err == nil || !errors.Is(err, errBusy) {
+			return err
+		}
+		if i+1 <= maxRetries {
+			retryAfter := time.Duration(100*i*i) * time.Millisecond
+			time.Sleep(retryAfter)
+		}
+	}
+	return err
+}
+
+// QuadraticLong does the same over twelve attempts: 14.4 s at the end.
+func QuadraticLong(ctx context.Context) error {
+	var err error
+	for i := 1; i <= 12; i++ {
+		if err = try(ctx); err == nil || !errors.Is(err, errBusy) {
+			return err
+		}
+		retryAfter := time.Duration(100*i*i) * time.Millisecond
+		time.Sleep(retryAfter) // want `no-cap: `
+	}
+	return err
+}

@@ -27,3 +27,18 @@ func Linear(base time.Duration, attempt int) time.Duration {
 
 // Fixed is the same for every attempt.
 func Fixed(time.Duration, int) time.Duration { return 250 * time.Millisecond }
+
+// Stretch waits when the error is worth a retry and returns the next wait,
+// a quarter longer each time, up to max.
+func Stretch(d, max time.Duration, err error) time.Duration {
+	if err != nil {
+		if d < max {
+			d += d / 4
+			if d > max {
+				d = max
+			}
+		}
+		time.Sleep(d)
+	}
+	return d
+}

@@ -77,3 +77,59 @@ func SameBase(ctx context.Context) error {
 	}
 	return err
 }
+
+type stream struct{ backoffDelay time.Duration }
+
+// backoffIfBusy sleeps on a busy error and returns the next, longer wait.
+func (s *stream) backoffIfBusy(backoff time.Duration, err error) time.Duration {
+	if errors.Is(err, errBusy) {
+		if backoff < time.Second {
+			backoff = backoff + backoff/4
+			if backoff > time.Second {
+				backoff = time.Second
+			}
+		}
+		time.Sleep(backoff)
+	}
+	return backoff
+}
+
+func open(ctx context.Context) (*stream, error) { return nil, errBusy }
+
+// Open feeds the wait back through a helper that grows it by a quarter.
+func (s *stream) Open(ctx context.Context) (*stream, error) {
+	backoff := time.Millisecond
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		default:
+		}
+		st, err := open(ctx)
+		if err == nil {
+			return st, nil
+		}
+		if !errors.Is(err, errBusy) {
+			return nil, err
+		}
+		backoff = s.backoffIfBusy(backoff, err) // want `no-jitter: retry wait \(backoff\) grows with the attempt`
+	}
+}
+
+// OpenElsewhere does the same through a helper of another package.
+func OpenElsewhere(ctx context.Context) (*stream, error) {
+	d := 10 * time.Millisecond
+	for {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		st, err := open(ctx)
+		if err == nil {
+			return st, nil
+		}
+		if !errors.Is(err, errBusy) {
+			return nil, err
+		}
+		d = pacing.Stretch(d, time.Second, err) // want `no-jitter: retry wait \(d\) grows with the attempt`
+	}
+}

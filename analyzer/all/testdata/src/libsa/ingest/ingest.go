@@ -155,3 +155,31 @@ func (p *Pusher) Compact(ctx context.Context, batch []byte) error {
 	}
 	return b.Err()
 }
+
+type stream struct{}
+
+func (stream) Recv() ([]byte, error) { return nil, errors.New("closed") }
+
+func (p *Pusher) open(ctx context.Context) (stream, error) { return stream{}, nil }
+
+// Follow reconnects on a back-off that it resets once a stream served:
+// the reset comes after the waits, on the way round after success.
+func (p *Pusher) Follow(ctx context.Context, cfg backoff.Config) {
+	b := backoff.New(ctx, cfg)
+	for b.Ongoing() {
+		s, err := p.open(ctx)
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return
+			}
+			log.Printf("open: %v", err)
+			b.Wait()
+			continue
+		}
+		if _, err := s.Recv(); err != nil && !errors.Is(err, ErrOutOfOrder) {
+			b.Wait()
+			continue
+		}
+		b.Reset()
+	}
+}
