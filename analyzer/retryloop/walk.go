@@ -513,6 +513,9 @@ func (w *walker) selectStmt(s *ast.SelectStmt, in []*path, sc scope) []*path {
 				for _, p := range paths {
 					p.guard, p.bound = guardBound, BoundDeadline
 				}
+			case hasDefault(s.Body) && isTimeChan(w.a.typeOf(recv)):
+				// A select with a default never blocks: draining a
+				// timer's channel before Reset is not a wait.
 			default:
 				if wt := w.recvWait(recv, cc.Comm); wt != nil {
 					wt.Select = true

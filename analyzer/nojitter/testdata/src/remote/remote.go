@@ -133,3 +133,29 @@ func OpenElsewhere(ctx context.Context) (*stream, error) {
 		d = pacing.Stretch(d, time.Second, err) // want `no-jitter: retry wait \(d\) grows with the attempt`
 	}
 }
+
+// Resend reuses one timer, draining it in a select that does not block
+// before each Reset: the drain is not a wait, the receive after it is.
+func Resend(ctx context.Context) error {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	var err error
+	for attempt := range 6 {
+		if err = call(ctx); err == nil || !errors.Is(err, errBusy) {
+			return err
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		timer.Reset(100 * time.Millisecond << attempt)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timer.C: // want `no-jitter: retry wait \(100 \* time.Millisecond << attempt\) grows`
+		}
+	}
+	return err
+}
