@@ -23,7 +23,10 @@
 # analyse them. It also times go vet -vettool=retrylint, the same analyzers as
 # retrylint code run by go vet's driver, uncached likewise, and the floor of
 # that path: go vet -vettool with one analyzer that does nothing
-# (scripts/noopvet), uncached the same way.
+# (scripts/noopvet), uncached the same way, and a second floor whose no-op
+# analyzer declares a fact type (scripts/noopfactsvet): with facts, go vet
+# type-checks every dependency from source, the standard library too, for
+# any tool.
 #
 # The bars (issue 8): retrylint code at most 0.25 of go vet not cached, and
 # go vet -vettool=retrylint at most 1.10 of the no-op floor.
@@ -51,6 +54,7 @@ cp -R "$src" "$work/tools"
 chmod -R u+w "$work/tools"
 go build -o "$work/retrylint" ./cmd/retrylint
 go build -o "$work/noopvet" ./scripts/noopvet
+go build -o "$work/noopfactsvet" ./scripts/noopfactsvet
 
 export GOWORK=off GOFLAGS=-mod=mod
 cd "$work/tools"
@@ -125,7 +129,12 @@ cat >"$work/noop-vet-uncached" <<SH
 cp "$work/noopvet" "$work/noopvet-tool" && head -c 16 /dev/urandom >>"$work/noopvet-tool"
 exec go vet -vettool="$work/noopvet-tool" ./...
 SH
-chmod +x "$work/vet-tool" "$work/vet-uncached" "$work/retrylint-vet-uncached" "$work/noop-vet-uncached"
+cat >"$work/noopfacts-vet-uncached" <<SH
+#!/bin/sh
+cp "$work/noopfactsvet" "$work/noopfactsvet-tool" && head -c 16 /dev/urandom >>"$work/noopfactsvet-tool"
+exec go vet -vettool="$work/noopfactsvet-tool" ./...
+SH
+chmod +x "$work/vet-tool" "$work/vet-uncached" "$work/retrylint-vet-uncached" "$work/noop-vet-uncached" "$work/noopfacts-vet-uncached"
 
 measure "$work/retrylint" code --fail-on never ./...
 lint_s=$median lint_mb=$peak
@@ -137,6 +146,8 @@ measure "$work/retrylint-vet-uncached"
 vettool_s=$median vettool_mb=$peak
 measure "$work/noop-vet-uncached"
 noop_s=$median noop_mb=$peak
+measure "$work/noopfacts-vet-uncached"
+noopf_s=$median noopf_mb=$peak
 
 printf '%-46s %9s %10s\n' command "median s" "peak RSS"
 printf '%-46s %9.2f %10s\n' "retrylint code ./..." "$lint_s" "$lint_mb"
@@ -144,8 +155,10 @@ printf '%-46s %9.2f %10s\n' "go vet ./... (analysis not cached)" "$fresh_s" "$fr
 printf '%-46s %9.2f %10s\n' "go vet ./... (cached results)" "$vet_s" "$vet_mb"
 printf '%-46s %9.2f %10s\n' "go vet -vettool=retrylint ./... (not cached)" "$vettool_s" "$vettool_mb"
 printf '%-46s %9.2f %10s\n' "go vet -vettool=noop ./... (not cached)" "$noop_s" "$noop_mb"
-awk -v l="$lint_s" -v f="$fresh_s" -v v="$vet_s" -v t="$vettool_s" -v n="$noop_s" 'BEGIN {
+printf '%-46s %9.2f %10s\n' "go vet -vettool=noop+facts ./... (not cached)" "$noopf_s" "$noopf_mb"
+awk -v l="$lint_s" -v f="$fresh_s" -v v="$vet_s" -v t="$vettool_s" -v n="$noop_s" -v nf="$noopf_s" 'BEGIN {
 	printf "ratio retrylint code / go vet, not cached:        %.2f  (bar: 0.25)\n", l / f
 	printf "ratio retrylint code / go vet, cached:            %.2f\n", l / v
 	printf "ratio go vet -vettool=retrylint / no-op vettool:  %.2f  (bar: 1.10)\n", t / n
+	printf "ratio go vet -vettool=retrylint / no-op + facts:  %.2f\n", t / nf
 }'
