@@ -84,17 +84,7 @@ func (a *checker) evalNilStmts(list []ast.Stmt, param types.Object, depth int) (
 			if !ok {
 				return false, false
 			}
-			var branch []ast.Stmt
-			switch {
-			case c:
-				branch = s.Body.List
-			case s.Else != nil:
-				if b, ok := s.Else.(*ast.BlockStmt); ok {
-					branch = b.List
-				} else {
-					branch = []ast.Stmt{s.Else}
-				}
-			}
+			branch := takenBranch(s, c)
 			if len(branch) > 0 {
 				if _, ok := branch[len(branch)-1].(*ast.ReturnStmt); ok {
 					return a.evalNilStmts(branch, param, depth+1)

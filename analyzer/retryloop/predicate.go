@@ -136,6 +136,21 @@ func (a *checker) readIgnoresFailure(fn *types.Func, decl *ast.FuncDecl) bool {
 	return true
 }
 
+// takenBranch returns the statements an if runs when its condition is c:
+// its body, its else block or else-if, or none.
+func takenBranch(s *ast.IfStmt, c bool) []ast.Stmt {
+	switch {
+	case c:
+		return s.Body.List
+	case s.Else == nil:
+		return nil
+	}
+	if b, ok := s.Else.(*ast.BlockStmt); ok {
+		return b.List
+	}
+	return []ast.Stmt{s.Else}
+}
+
 // evalPredicate runs a predicate's statements for one value of its
 // parameter. known is false when it meets anything it cannot evaluate.
 func (a *checker) evalPredicate(stmts []ast.Stmt, param types.Object, v int64, depth int) (result, known bool) {
@@ -157,17 +172,7 @@ func (a *checker) evalPredicate(stmts []ast.Stmt, param types.Object, v int64, d
 			if !ok {
 				return false, false
 			}
-			var branch []ast.Stmt
-			switch {
-			case c:
-				branch = s.Body.List
-			case s.Else != nil:
-				if b, ok := s.Else.(*ast.BlockStmt); ok {
-					branch = b.List
-				} else {
-					branch = []ast.Stmt{s.Else}
-				}
-			}
+			branch := takenBranch(s, c)
 			if r, known, done := a.evalBranch(branch, param, v, depth); done {
 				return r, known
 			}
