@@ -244,7 +244,7 @@ func (m *mdWriter) findingList(title string, fs []Finding) {
 			m.omitted++
 			continue
 		}
-		m.finding(fmt.Sprintf("- %s `%s` %s: %s\n", severityMark(f.Severity), f.Rule, m.position(f), mdText(f.Message)))
+		m.finding(fmt.Sprintf("- %s `%s` %s: %s\n", severityMark(f.Severity), mdCode(f.Rule), m.position(f), mdText(f.Message)))
 	}
 	if len(fs) > foldOver {
 		m.printf("\n</details>\n")
@@ -436,9 +436,9 @@ func (m *mdWriter) findings(fs []Finding) {
 // ruleGroup writes the findings of one rule with the rule's fix once when
 // every finding shares it.
 func (m *mdWriter) ruleGroup(id string, fs []Finding) {
-	title := "`" + id + "`"
+	title := "`" + mdCode(id) + "`"
 	if info, ok := m.opts.Rules.lookup(id); ok && info.HelpURI != "" {
-		title = fmt.Sprintf("[`%s`](%s)", id, info.HelpURI)
+		title = fmt.Sprintf("[`%s`](%s)", mdCode(id), info.HelpURI)
 	}
 	head := fmt.Sprintf("#### %s %s (%d)\n\n", severityMark(fs[0].Severity), title, len(fs))
 	if !m.fits(len(head) + sectionRoom) {
@@ -538,5 +538,5 @@ func mdCode(s string) string {
 
 // mermaidText makes s safe inside a quoted Mermaid label.
 func mermaidText(s string) string {
-	return strings.NewReplacer(`"`, "#quot;", "\n", " ", "<", "#lt;", ">", "#gt;").Replace(s)
+	return strings.NewReplacer(`"`, "#quot;", "`", "#96;", "\n", " ", "<", "#lt;", ">", "#gt;").Replace(s)
 }
