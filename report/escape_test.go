@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -49,6 +50,23 @@ func TestTextCannotBeForged(t *testing.T) {
 			if strings.HasPrefix(l, "::") || strings.Contains(l, "\r") || strings.Contains(l, "\x07") {
 				t.Errorf("color %v: forged line %q", color, l)
 			}
+		}
+	}
+}
+
+// jsonText agrees with encoding/json on invalid UTF-8, byte by byte.
+func TestJSONTextAsEncoded(t *testing.T) {
+	for _, s := range []string{"", "rule", "\xdc", "\xdc\xf5", "a\xffb", "é\x80"} {
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back string
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		if got := jsonText(s); got != back {
+			t.Errorf("jsonText(%q) = %q, JSON has %q", s, got, back)
 		}
 	}
 }

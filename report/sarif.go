@@ -124,13 +124,15 @@ func WriteSARIF(w io.Writer, r *Result, opts SARIFOptions) error {
 	if driver.Name == "" {
 		driver.Name = "retrylint"
 	}
+	// Rules are keyed by the id as JSON writes it: two ids that differ
+	// only in invalid UTF-8 are one id in the log.
 	index := make(map[string]int)
 	addRule := func(info RuleInfo) {
-		index[info.ID] = len(driver.Rules)
+		index[jsonText(info.ID)] = len(driver.Rules)
 		driver.Rules = append(driver.Rules, sarifRuleOf(info))
 	}
 	for _, info := range opts.Rules {
-		if _, dup := index[info.ID]; !dup {
+		if _, dup := index[jsonText(info.ID)]; !dup {
 			addRule(info)
 		}
 	}
@@ -138,10 +140,10 @@ func WriteSARIF(w io.Writer, r *Result, opts SARIFOptions) error {
 	fps := Fingerprints(r.Findings)
 	isNew := newFindings(r)
 	for i, f := range r.Findings {
-		if _, ok := index[f.Rule]; !ok {
+		if _, ok := index[jsonText(f.Rule)]; !ok {
 			addRule(RuleInfo{ID: f.Rule, Severity: f.Severity, Summary: f.Rule})
 		}
-		res := sarifResultOf(f, index[f.Rule], fps[i])
+		res := sarifResultOf(f, index[jsonText(f.Rule)], fps[i])
 		if isNew != nil {
 			res.BaselineState = "unchanged"
 			if isNew[f] {
@@ -296,4 +298,23 @@ func sarifLevel(s Severity) string {
 		return "warning"
 	}
 	return "note"
+}
+
+// jsonText is s as encoding/json writes it: each byte of invalid UTF-8
+// becomes U+FFFD.
+func jsonText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
