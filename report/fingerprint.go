@@ -4,14 +4,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // positionRE matches a "file:line" or "file:line:col" reference inside a
 // message, whose numbers change when lines move.
-var positionRE = regexp.MustCompile(`(\.[A-Za-z0-9]+):\d+(?::\d+)?`)
+var positionRE = lazyre.New(`(\.[A-Za-z0-9]+):\d+(?::\d+)?`)
 
 // fingerprintKey is what identifies a finding independently of where its
 // lines are: the rule, the file, the component and the message with the

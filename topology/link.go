@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"net/url"
 	pathpkg "path"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // linker resolves names to components.
@@ -482,8 +483,8 @@ func article(word string) string {
 }
 
 var (
-	runAppHashed  = regexp.MustCompile(`^(.+)-[a-z0-9]{6,12}-[a-z]{2,4}$`) // NAME-HASH-REGION.a.run.app
-	runAppProject = regexp.MustCompile(`^(.+)-[0-9]+$`)                    // NAME-PROJECTNUMBER.REGION.run.app
+	runAppHashed  = lazyre.New(`^(.+)-[a-z0-9]{6,12}-[a-z]{2,4}$`) // NAME-HASH-REGION.a.run.app
+	runAppProject = lazyre.New(`^(.+)-[0-9]+$`)                    // NAME-PROJECTNUMBER.REGION.run.app
 )
 
 // runServiceName guesses a Cloud Run service's name from its run.app host.

@@ -2,10 +2,11 @@ package topology
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // manifestLoader reads one kind of manifest document.
@@ -19,12 +20,12 @@ type manifestLoader struct {
 }
 
 var (
-	v2JobName      = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/jobs/[^/]+$`)
-	v2ServiceName  = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/services/[^/]+$`)
-	subscriptionRE = regexp.MustCompile(`^projects/[^/]+/subscriptions/[^/]+$`)
-	triggerRE      = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/triggers/[^/]+$`)
-	queueRE        = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/queues/[^/]+$`)
-	functionRE     = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/functions/[^/]+$`)
+	v2JobName      = lazyre.New(`^projects/[^/]+/locations/[^/]+/jobs/[^/]+$`)
+	v2ServiceName  = lazyre.New(`^projects/[^/]+/locations/[^/]+/services/[^/]+$`)
+	subscriptionRE = lazyre.New(`^projects/[^/]+/subscriptions/[^/]+$`)
+	triggerRE      = lazyre.New(`^projects/[^/]+/locations/[^/]+/triggers/[^/]+$`)
+	queueRE        = lazyre.New(`^projects/[^/]+/locations/[^/]+/queues/[^/]+$`)
+	functionRE     = lazyre.New(`^projects/[^/]+/locations/[^/]+/functions/[^/]+$`)
 )
 
 func apiKind(r *yaml.Node, group, kind string) bool {

@@ -2,17 +2,18 @@ package topology
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // Cloud Scheduler jobs share the `projects/*/locations/*/jobs/*` name shape
 // with Cloud Run v2 jobs; a scheduler job has a `schedule`.
 var (
-	workflowExecutionsURL = regexp.MustCompile(`/workflows/([^/?#]+)/executions`)
-	runJobURL             = regexp.MustCompile(`/jobs/([^/?#:]+):run`)
+	workflowExecutionsURL = lazyre.New(`/workflows/([^/?#]+)/executions`)
+	runJobURL             = lazyre.New(`/jobs/([^/?#:]+):run`)
 )
 
 // DefaultSchedulerAttemptDeadline is the HTTP target's attempt deadline.

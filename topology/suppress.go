@@ -1,9 +1,9 @@
 package topology
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/retrylint/retrylint/internal/lazyre"
 	"github.com/retrylint/retrylint/internal/suppress"
 )
 
@@ -28,7 +28,7 @@ type Directive struct {
 }
 
 // ignoreRE finds the comment marker of a directive.
-var ignoreRE = regexp.MustCompile(`#\s*retrylint:ignore`)
+var ignoreRE = lazyre.New(`#\s*retrylint:ignore`)
 
 // scan records the ignore comments of one file, once.
 func (s *Suppressions) scan(file string, src []byte) {

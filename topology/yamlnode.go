@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // InputError is an invalid input: where it is and what was expected.
@@ -30,7 +31,7 @@ func errorf(p Pos, format string, args ...any) error {
 // maxAliasDepth bounds how many aliases are followed from one node.
 const maxAliasDepth = 16
 
-var yamlLineRE = regexp.MustCompile(`line (\d+)(?::? column (\d+))?`)
+var yamlLineRE = lazyre.New(`line (\d+)(?::? column (\d+))?`)
 
 // decodeDocuments splits src into its YAML documents. A syntax error is an
 // InputError at the line the parser names.

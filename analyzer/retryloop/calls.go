@@ -4,13 +4,13 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/analyzer/retryconfig"
+	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // checker holds what one pass of the analyzer knows across functions.
@@ -227,7 +227,7 @@ func (a *checker) isTerminal(call *ast.CallExpr) bool {
 	return false
 }
 
-var breakerOpenName = regexp.MustCompile(`(?i)(circuit|breaker).*open|open.*(circuit|breaker)|^ErrOpenState$`)
+var breakerOpenName = lazyre.New(`(?i)(circuit|breaker).*open|open.*(circuit|breaker)|^ErrOpenState$`)
 
 // isBreakerOpen reports whether an expression names a circuit-breaker-open
 // error: gobreaker.ErrOpenState, hystrix.ErrCircuitOpen, or any sentinel or
@@ -251,7 +251,7 @@ func (a *checker) isBreakerOpen(e ast.Expr) bool {
 	return breakerOpenName.MatchString(name)
 }
 
-var breakerPkg = regexp.MustCompile(`(?i)breaker|circuit|hystrix`)
+var breakerPkg = lazyre.New(`(?i)breaker|circuit|hystrix`)
 
 // isBreakerCall reports whether a call goes through a circuit breaker (a
 // method of a breaker type, a breaker package, or a same-package function
@@ -335,7 +335,7 @@ func sleepShape(sig *types.Signature) bool {
 
 // waitName matches helpers that wait by name when they take no duration:
 // wait(ctx, attempt), backoff(ctx, n), pause(i).
-var waitName = regexp.MustCompile(`(?i)wait|sleep|backoff|pause|delay|throttle`)
+var waitName = lazyre.New(`(?i)wait|sleep|backoff|pause|delay|throttle`)
 
 // summary is what a same-package function does that matters to a retry
 // loop that calls it.

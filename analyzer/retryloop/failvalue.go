@@ -5,8 +5,9 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"regexp"
 	"strings"
+
+	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // valueKind is what tells that an attempt failed.
@@ -116,12 +117,12 @@ func isNillable(t types.Type) bool {
 
 // successName and failureName say which way a bool outcome points.
 var (
-	successName = regexp.MustCompile(`^(?i:ok|acquired|locked|granted|success|succeeded|connected|elected|leader|done|ready|healthy)$`)
-	failureName = regexp.MustCompile(`^(?i:no|not|fail|failed|lost|expired|timeout|timedout|busy|denied|refused|retry|skip|stale)`)
+	successName = lazyre.New(`^(?i:ok|acquired|locked|granted|success|succeeded|connected|elected|leader|done|ready|healthy)$`)
+	failureName = lazyre.New(`^(?i:no|not|fail|failed|lost|expired|timeout|timedout|busy|denied|refused|retry|skip|stale)`)
 )
 
 // failureField names a bool field that says whether a call failed.
-var failureField = regexp.MustCompile(`^(?i:failed|failure|errors|haserrors|ok|success|succeeded|acknowledged)$`)
+var failureField = lazyre.New(`^(?i:failed|failure|errors|haserrors|ok|success|succeeded|acknowledged)$`)
 
 func failureFieldSays(name string) (failedWhenTrue bool) {
 	switch strings.ToLower(name) {

@@ -4,7 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"regexp"
+
+	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // reconnect finds the operations of a loop whose success path goes round
@@ -170,7 +171,7 @@ func (a *checker) entryPath(fc *funcCtx, lc *loopCtx, body *ast.BlockStmt) *path
 
 // sessionMethod names the methods of what a watch, a stream or a
 // subscription hands back: the success path consumes it until it ends.
-var sessionMethod = regexp.MustCompile(`^(Recv|RecvMsg|Read|ReadMessage|ReadJSON|Next|NextMsg|Receive|ResultChan|Chan|Events|Messages|Updates)$`)
+var sessionMethod = lazyre.New(`^(Recv|RecvMsg|Read|ReadMessage|ReadJSON|Next|NextMsg|Receive|ResultChan|Chan|Events|Messages|Updates)$`)
 
 // opensSession reports whether op opens something the success path then
 // consumes for a while — a stream, a channel, a connection — or runs for a

@@ -3,7 +3,8 @@ package retryloop
 import (
 	"go/ast"
 	"go/types"
-	"regexp"
+
+	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // FormRequeue is a retry outside a loop: on failure, the item is handed
@@ -23,11 +24,11 @@ const WaitRequeue WaitKind = "requeue"
 const modeRequeue = modeRecursion + 1
 
 // enqueueName matches the methods that hand an item to a queue.
-var enqueueName = regexp.MustCompile(`^(?i:add|push|enqueue|requeue|put|resubmit|retry|schedule|submit)`)
+var enqueueName = lazyre.New(`^(?i:add|push|enqueue|requeue|put|resubmit|retry|schedule|submit)`)
 
 // afterName matches the methods that hand an item to a queue after a
 // delay: AddAfter, EnqueueAfter.
-var afterName = regexp.MustCompile(`^(?i:add|push|enqueue|requeue|put|resubmit|retry|schedule|submit)\w*After$`)
+var afterName = lazyre.New(`^(?i:add|push|enqueue|requeue|put|resubmit|retry|schedule|submit)\w*After$`)
 
 type requeueEvent struct {
 	p    *path

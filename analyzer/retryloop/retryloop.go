@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
@@ -24,7 +23,7 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:       "retryloop",
 	Doc:        "find retry loops and record how they wait, what bounds them and how they classify failures",
-	Requires:   []*analysis.Analyzer{inspect.Analyzer, retryconfig.Analyzer},
+	Requires:   []*analysis.Analyzer{retryconfig.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(Summary)},
 	Run:        run,
@@ -175,7 +174,11 @@ func run(pass *analysis.Pass) (any, error) {
 		// retrylint code disagree.
 		return &Result{}, nil
 	}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	// The inspector is built here rather than required from the inspect
+	// pass: go vet runs this analyzer, for its facts, on every package
+	// the module imports, and the packages skipped above would pay for an
+	// inspector nothing reads.
+	ins := inspector.New(pass.Files)
 	a := newAnalysis(pass)
 	res := &Result{}
 	ins.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {

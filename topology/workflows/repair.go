@@ -1,12 +1,13 @@
 package workflows
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // exprValueStart finds a block value that is an unquoted "${": after "key: " and/or "- ".
-var exprValueStart = regexp.MustCompile(`^(\s*(?:-\s+)*(?:(?:"[^"]*"|'[^']*'|[^\s'"#{}\[\],&*!|>%@` + "`" + `][^#]*?)\s*:\s+)?)\$\{`)
+var exprValueStart = lazyre.New(`^(\s*(?:-\s+)*(?:(?:"[^"]*"|'[^']*'|[^\s'"#{}\[\],&*!|>%@` + "`" + `][^#]*?)\s*:\s+)?)\$\{`)
 
 // quoteExprScalars single-quotes unquoted "${...}" values. Expressions such as
 // ${"a: " + b} are common in real sources, but a ": " inside a plain YAML scalar is a syntax

@@ -23,7 +23,6 @@ package workflows
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,6 +30,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/retrylint/retrylint/internal/input"
+	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // Pos is a position in a source file; Line and Col are 1-based.
@@ -268,7 +268,7 @@ func looksLikeStep(d *decoder, item *yaml.Node) bool {
 	return false
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = lazyre.New(`line (\d+)`)
 
 // MaxSourceSize is the largest source Parse accepts, in bytes.
 const MaxSourceSize = 8 << 20
