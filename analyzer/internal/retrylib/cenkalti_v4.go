@@ -38,7 +38,8 @@ func cenkalti(t *reader, call *ast.CallExpr, fn *types.Func, path string) *Retri
 		if s.never {
 			return nil
 		}
-		return s.retrier(path, call, call.Args[0], t.operation(call.Args[0], opKind{path: path, stop: []string{"Permanent"}}))
+		op := t.undecorated(call.Args[0], 3)
+		return s.retrier(path, call, op, t.operation(op, opKind{path: path, stop: []string{"Permanent"}}))
 	case "NextBackOff":
 		if fn.Signature().Recv() == nil {
 			return nil

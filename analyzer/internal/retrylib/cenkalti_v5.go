@@ -74,7 +74,7 @@ func cenkaltiV5Retry(t *reader, call *ast.CallExpr) *Retrier {
 	c := t.context(call.Args[0])
 	s.ctx.ends = s.ctx.ends || c.ends
 	s.ctx.deadline = s.ctx.deadline || c.deadline
-	op := call.Args[1]
+	op := t.undecorated(call.Args[1], 3)
 	return s.retrier(cenkaltiV5Path, call, op, t.operation(op, opKind{path: cenkaltiV5Path, stop: []string{"Permanent"}}))
 }
 
@@ -83,7 +83,7 @@ func cenkaltiV5Retry(t *reader, call *ast.CallExpr) *Retrier {
 func (t *reader) v5Unknown(call *ast.CallExpr, at ast.Expr) *Retrier {
 	s := unknownSchedule(at)
 	s.ctx = t.context(call.Args[0])
-	op := call.Args[1]
+	op := t.undecorated(call.Args[1], 3)
 	return s.retrier(cenkaltiV5Path, call, op, t.operation(op, opKind{path: cenkaltiV5Path, stop: []string{"Permanent"}}))
 }
 

@@ -28,7 +28,7 @@ func retryGo(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *as
 	for _, opt := range opts {
 		c.apply(t, opt)
 	}
-	op := call.Args[0]
+	op := t.undecorated(call.Args[0], 3)
 	v := t.operation(op, opKind{path: retryGoPath, stop: []string{"Unrecoverable"}})
 	if c.retryIf != nil {
 		p := t.predicate(c.retryIf)

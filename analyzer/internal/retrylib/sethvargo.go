@@ -42,7 +42,7 @@ func sethvargo(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *
 	c := t.context(call.Args[0])
 	s.ctx.ends = s.ctx.ends || c.ends
 	s.ctx.deadline = s.ctx.deadline || c.deadline
-	op := call.Args[2]
+	op := t.undecorated(call.Args[2], 3)
 	v := t.operation(op, opKind{path: sethvargoPath, retry: []string{"RetryableError"}})
 	if !v.retries {
 		return nil // nothing is marked retryable: one attempt

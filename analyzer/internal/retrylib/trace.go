@@ -1465,6 +1465,7 @@ type opKind struct {
 
 // operation reads an operation given to a library.
 func (t *reader) operation(e ast.Expr, k opKind) verdict {
+	e = t.undecorated(e, 3)
 	_, body, in := t.funcOf(e)
 	if body == nil {
 		if pkg := t.foreignFunc(e); pkg != nil && !t.mayKnow(pkg, k.path) {
@@ -1508,6 +1509,40 @@ func (t *reader) operation(e ast.Expr, k opKind) verdict {
 		v.classified = true
 	}
 	return v
+}
+
+// undecorated looks through decorators of an operation: a call such as
+// safe.OperationWithRecover(op) or withTrace(op), whose one function
+// argument has the signature of its result, stands for that argument (it
+// recovers, logs or traces, and hands the failure through).
+func (t *reader) undecorated(e ast.Expr, depth int) ast.Expr {
+	for ; depth > 0; depth-- {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return e
+		}
+		res := t.info.TypeOf(call)
+		if res == nil {
+			return e
+		}
+		if _, ok := res.Underlying().(*types.Signature); !ok {
+			return e
+		}
+		var op ast.Expr
+		for _, arg := range call.Args {
+			if at := t.info.TypeOf(arg); at != nil && types.Identical(at.Underlying(), res.Underlying()) {
+				if op != nil {
+					return e // two candidates: a combinator, not a decorator
+				}
+				op = arg
+			}
+		}
+		if op == nil {
+			return e
+		}
+		e = op
+	}
+	return e
 }
 
 // foreignFunc returns the package of the function or method an
