@@ -35,6 +35,9 @@ func (w *walker) cond(e ast.Expr, in []*path, depth int) (t, f []*path) {
 			return w.compare(e.X, e.Op, e.Y, in, depth)
 		}
 	case *ast.CallExpr:
+		if t, f, ok := w.stopFlag(e, in); ok {
+			return t, f
+		}
 		return w.callCond(e, in)
 	case *ast.IndexExpr:
 		// retryable[status.Code(err)], a table of codes to retry.
@@ -62,6 +65,9 @@ func (w *walker) cond(e ast.Expr, in []*path, depth int) (t, f []*path) {
 		}
 	case *ast.SelectorExpr:
 		if t, f, ok := w.fieldCond(e, in); ok {
+			return t, f
+		}
+		if t, f, ok := w.stopFlag(e, in); ok {
 			return t, f
 		}
 	}

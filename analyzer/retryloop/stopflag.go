@@ -1,0 +1,68 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/retrylint/retrylint/internal/lazyre"
+)
+
+// stopName is a name that says its owner is being shut down.
+var stopName = lazyre.New(`^(?i:is)?(?i:shut_?(ting_?)?down|closed|closing|stopped|stopping|quit|quitting|exiting|terminated|terminating|shutdown_?requested)$`)
+
+// stopFlag splits on a shutdown flag of the method's receiver, tested
+// where the loop leaves: r.shuttingDown, r.closed.Load(), r.isClosed().
+// Like a stop channel, it ends a loop that keeps failing when its owner
+// shuts down: a context exit.
+func (w *walker) stopFlag(e ast.Expr, in []*path) (t, f []*path, ok bool) {
+	if !isBool(w.a.typeOf(e)) {
+		return nil, nil, false
+	}
+	var owner ast.Expr
+	var name string
+	switch x := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr: // r.shuttingDown
+		owner, name = x.X, x.Sel.Name
+	case *ast.CallExpr:
+		sel, isSel := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+		if !isSel || len(x.Args) != 0 {
+			return nil, nil, false
+		}
+		if inner, isField := ast.Unparen(sel.X).(*ast.SelectorExpr); isField && sel.Sel.Name == "Load" && isAtomicBool(w.a.typeOf(sel.X)) {
+			owner, name = inner.X, inner.Sel.Name // r.closed.Load()
+		} else {
+			owner, name = sel.X, sel.Sel.Name // r.isClosed()
+		}
+	default:
+		return nil, nil, false
+	}
+	if !stopName.MatchString(name) || !w.a.isReceiver(owner, e.Pos()) {
+		return nil, nil, false
+	}
+	t, f = split(in, bounded(BoundContext), bounded(BoundContext))
+	return t, f, true
+}
+
+// isAtomicBool reports whether t is sync/atomic's Bool.
+func isAtomicBool(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync/atomic" && n.Obj().Name() == "Bool"
+}
+
+// isReceiver reports whether e is the receiver of the method enclosing pos.
+func (a *checker) isReceiver(e ast.Expr, pos token.Pos) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	decl := a.enclosingDecl(pos)
+	if decl == nil || decl.Recv == nil || len(decl.Recv.List) != 1 || len(decl.Recv.List[0].Names) != 1 {
+		return false
+	}
+	recv := a.info().Defs[decl.Recv.List[0].Names[0]]
+	return recv != nil && a.info().ObjectOf(id) == recv
+}
