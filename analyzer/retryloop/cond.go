@@ -348,7 +348,6 @@ func (w *walker) classify(errExpr ast.Expr, open bool, in []*path) (t, f []*path
 		func(p *path) {
 			p.classified, p.guard = true, guardError
 			p.maybeOK = false
-			p.ctxExit = false // the failure is the one tested, not the context's
 			if open {
 				p.breakerOpen = true
 			} else {
@@ -415,7 +414,6 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 		} else {
 			t, f = w.classify(errArg, retriesOpen, in)
 		}
-		w.ctxExit(fn, call, errArg, t, f)
 		// Only a yes/no answer is a predicate; status.FromError(err) and
 		// the like merely unpack the failure.
 		predicate := isBool(w.a.typeOf(call))

@@ -40,12 +40,8 @@
 // set back on failure, does not), a per-key counter (failures[key] > max),
 // a deadline or elapsed-time check, a deadline channel made before the loop,
 // the context (ctx.Done(), ctx.Err(), the operation failing with
-// context.Canceled or DeadlineExceeded, or an operation given a context
-// failing where a same-package predicate that rejects context.Canceled
-// sends the loop out — evaluated with the error set to context.Canceled:
-// errors.Is/As, sentinel comparisons, the error's text, nested predicates),
-// or a stop channel. The context may be a variable or a field of the
-// method's receiver.
+// context.Canceled or DeadlineExceeded), or a stop channel. The context may
+// be a variable or a field of the method's receiver.
 //
 // For each loop the result records the operations whose failure is retried,
 // the waits between attempts with where their delay comes from (constant,

@@ -495,9 +495,6 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 		if e.p.inDone && l.Bound == BoundNone {
 			l.Bound = BoundContext
 		}
-		if e.p.ctxExit && l.Bound == BoundNone {
-			l.Bound = BoundContext
-		}
 	}
 	for _, ev := range append(append([]event(nil), w.rounds...), w.exits...) {
 		if ev.p.keyLimit && l.Bound == BoundNone {

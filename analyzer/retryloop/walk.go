@@ -63,9 +63,6 @@ type path struct {
 	// contextErr: the failure is known to be the context's own
 	// (context.Canceled or DeadlineExceeded).
 	contextErr bool
-	// ctxExit: a failure of context.Canceled takes this path (see
-	// ctxpred.go); a path that leaves here leaves when the context ends.
-	ctxExit bool
 	// keyLimit: the path tested a per-key attempt counter.
 	keyLimit bool
 	// limited is the kind of the last bound the path tested, wherever.

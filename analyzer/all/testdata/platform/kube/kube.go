@@ -239,7 +239,7 @@ namespaces:
 
 // UpdateWithRetry is used by the legacy reconciler.
 func UpdateWithRetry(ctx context.Context, api API, ns string, d *Deployment) error {
-	for { // the context ends it: UpdateDeployment fails with context.Canceled, not a conflict
+	for { // want `unbounded-retry: `
 		err := api.UpdateDeployment(ctx, ns, d)
 		if err == nil {
 			return nil

@@ -76,7 +76,7 @@ func temporary(err error) bool {
 // provider takes it.
 func SendSMS(ctx context.Context, s Sender, m Message) error {
 	delay := 500 * time.Millisecond
-	for { // the context ends it: Send fails with context.Canceled, which temporary rejects
+	for { // want `unbounded-retry: `
 		err := s.Send(ctx, m)
 		if err == nil {
 			return nil

@@ -35,7 +35,7 @@ func Retry(ctx context.Context, attempts int, retryable func(error) bool, op fun
 // bound it with a context deadline. Only transient errors are retried.
 func (s *Store) WaitForObject(ctx context.Context, key string) (io.ReadCloser, error) {
 	delay := baseDelay
-	for { // the context ends it: Get fails with context.Canceled, which retryable rejects
+	for { // want `unbounded-retry: `
 		rc, err := s.api.Get(ctx, s.bucket, key)
 		if err == nil {
 			return rc, nil
