@@ -381,6 +381,9 @@ func (w *walker) classify(errExpr ast.Expr, open bool, in []*path) (t, f []*path
 // callCond splits on a boolean call.
 func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 	fn := w.a.callee(call)
+	if w.a.contextCheck(call) {
+		return split(in, bounded(BoundContext), bounded(BoundContext))
+	}
 	switch {
 	case isPkgFunc(fn, "errors", "Is") && len(call.Args) == 2 && w.a.isContextSentinel(call.Args[1]):
 		return w.contextErrTest(call.Args[0], in)

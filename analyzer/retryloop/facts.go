@@ -36,6 +36,10 @@ type Summary struct {
 	// IgnoresFailure reports a predicate that takes the failure but never
 	// reads it: calling it classifies nothing.
 	IgnoresFailure bool
+	// ContextCheck reports a predicate that tells whether a context it is
+	// given has ended (ctx.Err() != nil, a select on ctx.Done()): a loop
+	// that leaves on it has a context exit.
+	ContextCheck bool
 }
 
 // DelaySummary is the shape of the duration a delay helper returns.
@@ -101,6 +105,9 @@ func (s *Summary) String() string {
 	if s.IgnoresFailure {
 		parts = append(parts, "ignores-failure")
 	}
+	if s.ContextCheck {
+		parts = append(parts, "context-check")
+	}
 	if st := s.Step; st != nil {
 		parts = append(parts, "step("+delayWords(st.delay())+")")
 	}
@@ -134,7 +141,7 @@ func attemptsText(n int, unbounded bool) string {
 }
 
 func (s *Summary) empty() bool {
-	return !s.Waits && !s.Random && !s.Breaker && s.Delay == nil && s.Retry == nil && s.Step == nil && s.Codes == nil && !s.IgnoresFailure
+	return !s.Waits && !s.Random && !s.Breaker && s.Delay == nil && s.Retry == nil && s.Step == nil && s.Codes == nil && !s.IgnoresFailure && !s.ContextCheck
 }
 
 // importSummary reads the fact of a function of another package.
@@ -166,6 +173,7 @@ func (a *checker) exportSummaries(res *Result) {
 		out.Step = a.stepOf(fn)
 		out.Codes = a.codesOf(fn)
 		out.IgnoresFailure = a.readIgnoresFailure(fn, decl)
+		out.ContextCheck = a.readContextCheck(fn, decl)
 		if !out.empty() {
 			a.pass.ExportObjectFact(fn, out)
 		}
