@@ -5,20 +5,20 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 )
 
 // Apply changes findings as the configuration says: a rule set to a
 // severity gets it, a rule set to off and a finding in an ignored path are
 // removed. wd is the directory the findings' paths are relative to.
-func (c *Config) Apply(findings []report.Finding, wd string) []report.Finding {
+func (c *Config) Apply(findings []model.Finding, wd string) []model.Finding {
 	out := findings[:0:0]
 	for _, f := range findings {
 		if l, ok := c.Severity[f.Rule]; ok {
 			if l == Off {
 				continue
 			}
-			f.Severity = report.Severity(l)
+			f.Severity = model.Severity(l)
 		}
 		if f.File != "" && c.Ignored(filepath.Join(wd, filepath.FromSlash(f.File))) {
 			continue

@@ -29,7 +29,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/retrylint/retrylint/internal/input"
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 )
 
 // FileName is the name of the configuration file looked for upward from
@@ -62,7 +62,7 @@ type Config struct {
 	RetryHelpers []RetryHelper
 }
 
-// Level is a configured severity: a report.Severity or Off.
+// Level is a configured severity: a model.Severity or Off.
 type Level string
 
 // Off turns a rule off.
@@ -276,7 +276,7 @@ func (p *parser) severity(n *yaml.Node) (map[string]Level, error) {
 			return nil, p.errorf(k, "severity: rule %s is set twice", k.Value)
 		}
 		switch l := Level(v.Value); {
-		case v.Kind == yaml.ScalarNode && (l == Off || l == Level(report.Error) || l == Level(report.Warning) || l == Level(report.Note)):
+		case v.Kind == yaml.ScalarNode && (l == Off || l == Level(model.Error) || l == Level(model.Warning) || l == Level(model.Note)):
 			out[k.Value] = l
 		default:
 			return nil, p.errorf(v, "severity of %s: want error, warning, note or off, got %q", k.Value, v.Value)

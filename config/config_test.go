@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 )
 
 var known = Options{KnownRule: func(r string) bool {
@@ -36,7 +36,7 @@ retry_helpers:
 	}
 	want := &Config{
 		Budget:      4,
-		Severity:    map[string]Level{"no-jitter": Level(report.Warning), "job-max-retries": Off},
+		Severity:    map[string]Level{"no-jitter": Level(model.Warning), "job-max-retries": Off},
 		Ignore:      []string{"vendor/", "**/testdata/**"},
 		Classifiers: []string{"mypkg.IsTransient", "example.com/x/mypkg.Client.Retryable"},
 		RetryHelpers: []RetryHelper{
@@ -142,28 +142,28 @@ func TestApply(t *testing.T) {
 	dir := t.TempDir()
 	cfg := &Config{
 		Dir:      dir,
-		Severity: map[string]Level{"no-jitter": Level(report.Warning), "fixed-sleep": Off},
+		Severity: map[string]Level{"no-jitter": Level(model.Warning), "fixed-sleep": Off},
 		Ignore:   []string{"gen/"},
 	}
-	in := []report.Finding{
-		{Rule: "fixed-sleep", Severity: report.Error, File: "a.go"},
-		{Rule: "no-jitter", Severity: report.Error, File: "a.go"},
-		{Rule: "no-cap", Severity: report.Error, File: "gen/b.go"},
-		{Rule: "no-cap", Severity: report.Error, File: "c.go"},
+	in := []model.Finding{
+		{Rule: "fixed-sleep", Severity: model.Error, File: "a.go"},
+		{Rule: "no-jitter", Severity: model.Error, File: "a.go"},
+		{Rule: "no-cap", Severity: model.Error, File: "gen/b.go"},
+		{Rule: "no-cap", Severity: model.Error, File: "c.go"},
 	}
 	got := cfg.Apply(in, dir)
-	want := []report.Finding{
-		{Rule: "no-jitter", Severity: report.Warning, File: "a.go"},
-		{Rule: "no-cap", Severity: report.Error, File: "c.go"},
+	want := []model.Finding{
+		{Rule: "no-jitter", Severity: model.Warning, File: "a.go"},
+		{Rule: "no-cap", Severity: model.Error, File: "c.go"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Apply:\n got %+v\nwant %+v", got, want)
 	}
-	if in[1].Severity != report.Error {
+	if in[1].Severity != model.Error {
 		t.Error("Apply changed its input")
 	}
 	// From a subdirectory, paths are still matched from the file's directory.
-	if got := cfg.Apply([]report.Finding{{Rule: "no-cap", File: "b.go"}}, filepath.Join(dir, "gen")); len(got) != 0 {
+	if got := cfg.Apply([]model.Finding{{Rule: "no-cap", File: "b.go"}}, filepath.Join(dir, "gen")); len(got) != 0 {
 		t.Errorf("from gen/: %+v, want b.go ignored", got)
 	}
 }

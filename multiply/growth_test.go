@@ -1,13 +1,14 @@
 package multiply
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"testing"
 
 	"github.com/retrylint/retrylint/internal/growth"
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -30,12 +31,14 @@ func line(n int) *topology.Graph {
 // chainsJSON multiplies g and writes its chains as the JSON report does.
 func chainsJSON(g *topology.Graph) int {
 	res := Compute(g)
-	out := &report.Result{Version: 1}
+	out := &model.Result{Version: 1}
 	for _, c := range res.Chains {
 		out.Chains = append(out.Chains, c.Report())
 	}
 	w := &countWriter{}
-	if err := report.WriteJSON(w, out); err != nil {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ") // as the JSON writer indents
+	if err := enc.Encode(out); err != nil {
 		panic(err)
 	}
 	return w.n
@@ -72,7 +75,7 @@ func TestLongChainKeepsItsEnds(t *testing.T) {
 	g := line(40)
 	res := Compute(g)
 	w := res.Worst[g.Component("app-00039")]
-	if got := strings.Join(w.Path(), " "); !strings.HasPrefix(got, "app-00000 app-00001") || !strings.HasSuffix(got, "app-00038 app-00039") || !strings.Contains(got, report.Elision) || len(w.Path()) != 2*PathEnds+2 {
+	if got := strings.Join(w.Path(), " "); !strings.HasPrefix(got, "app-00000 app-00001") || !strings.HasSuffix(got, "app-00038 app-00039") || !strings.Contains(got, model.Elision) || len(w.Path()) != 2*PathEnds+2 {
 		t.Errorf("path = %s", got)
 	}
 	if got, want := w.Formula(), "(2+1)×(2+1)×(2+1)×(2+1)×… 31 more …×(2+1)×(2+1)×(2+1)×(2+1) = 4052555153018976267"; got != want {

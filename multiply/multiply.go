@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -135,12 +135,12 @@ func (c *Chain) Retried() bool { return c.retried }
 
 // Path lists the component names of the witness path; a path of more than
 // 2×PathEnds+1 components keeps PathEnds+1 at its start and PathEnds at
-// its end around report.Elision.
+// its end around model.Elision.
 func (c *Chain) Path() []string {
 	if c.Edges <= 2*PathEnds {
 		return c.lastNames(c.Edges + 1)
 	}
-	out := append(append([]string(nil), c.head...), report.Elision)
+	out := append(append([]string(nil), c.head...), model.Elision)
 	return append(out, c.lastNames(PathEnds)...)
 }
 
@@ -168,7 +168,7 @@ func (c *Chain) Formula() string {
 		terms = c.lastTerms(c.terms)
 	} else {
 		terms = append(terms, c.headTerms...)
-		terms = append(terms, fmt.Sprintf("%s %s more %s", report.Elision, Group(int64(c.terms-2*PathEnds)), report.Elision))
+		terms = append(terms, fmt.Sprintf("%s %s more %s", model.Elision, Group(int64(c.terms-2*PathEnds)), model.Elision))
 		terms = append(terms, c.lastTerms(PathEnds)...)
 	}
 	if len(c.Cycle) > 0 {
@@ -627,7 +627,7 @@ func (gi *graphIndex) cycleNames(v int) []string {
 }
 
 // Report converts the chain to the shared result model.
-func (c *Chain) Report() report.Chain {
+func (c *Chain) Report() model.Chain {
 	// A long path lists only its last edge: the chain of that edge's caller
 	// lists the one before, and so on.
 	keep := c.Edges
@@ -635,8 +635,8 @@ func (c *Chain) Report() report.Chain {
 		keep = 1
 	}
 	factors := c.LastFactors(keep)
-	rc := report.Chain{Root: c.Root.Name, Target: c.Target.Name, Path: c.Path(),
-		Factors: make([]report.Factor, 0, len(factors)), Formula: c.Formula(), Unbounded: c.Count.Unbounded,
+	rc := model.Chain{Root: c.Root.Name, Target: c.Target.Name, Path: c.Path(),
+		Factors: make([]model.Factor, 0, len(factors)), Formula: c.Formula(), Unbounded: c.Count.Unbounded,
 		Estimate: c.Estimate(), OmittedFactors: c.Edges - len(factors)}
 	if !c.Count.Unbounded {
 		n := c.Count.N
@@ -644,7 +644,7 @@ func (c *Chain) Report() report.Chain {
 	}
 	for _, f := range factors {
 		e := f.Edge
-		rf := report.Factor{From: e.From.Name, To: e.To.Name, Effective: f.Effective,
+		rf := model.Factor{From: e.From.Name, To: e.To.Name, Effective: f.Effective,
 			File: e.Pos.File, Line: e.Pos.Line}
 		if e.RetryPos.IsValid() {
 			rf.File, rf.Line = e.RetryPos.File, e.RetryPos.Line

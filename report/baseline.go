@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/retrylint/retrylint/model"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -25,9 +27,9 @@ type BaselineEntry struct {
 }
 
 // NewBaseline accepts every one of findings.
-func NewBaseline(findings []Finding) *Baseline {
+func NewBaseline(findings []model.Finding) *Baseline {
 	b := &Baseline{Version: 1, Findings: []BaselineEntry{}}
-	for i, fp := range Fingerprints(findings) {
+	for i, fp := range model.Fingerprints(findings) {
 		f := findings[i]
 		b.Findings = append(b.Findings, BaselineEntry{Fingerprint: fp, Rule: f.Rule, File: f.File, Message: f.Message})
 	}
@@ -84,13 +86,13 @@ func jsonMessage(err error) string {
 
 // Filter returns the findings the baseline does not accept, and how many
 // it accepted.
-func (b *Baseline) Filter(findings []Finding) ([]Finding, int) {
+func (b *Baseline) Filter(findings []model.Finding) ([]model.Finding, int) {
 	accepted := make(map[string]bool, len(b.Findings))
 	for _, e := range b.Findings {
 		accepted[e.Fingerprint] = true
 	}
 	out := findings[:0:0]
-	for i, fp := range Fingerprints(findings) {
+	for i, fp := range model.Fingerprints(findings) {
 		if !accepted[fp] {
 			out = append(out, findings[i])
 		}

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/retrylint/retrylint/model"
+
 	"bytes"
 	"encoding/json"
 	"os"
@@ -30,8 +32,8 @@ func TestGitHubAnnotations(t *testing.T) {
 // TestGitHubEscapes checks that no message or path can end a workflow
 // command early or start a second one on a new line.
 func TestGitHubEscapes(t *testing.T) {
-	r := &Result{Findings: []Finding{{
-		Rule: "fixed-sleep", Severity: Error, File: "a,b:c%.go", Line: 1,
+	r := &model.Result{Findings: []model.Finding{{
+		Rule: "fixed-sleep", Severity: model.Error, File: "a,b:c%.go", Line: 1,
 		Message: "100% of calls\nfail::error::injected\r",
 	}}}
 	var buf bytes.Buffer
@@ -50,7 +52,7 @@ func TestGitHubEscapes(t *testing.T) {
 
 func TestGitHubNoFindings(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteGitHub(&buf, &Result{}); err != nil || buf.Len() != 0 {
+	if err := WriteGitHub(&buf, &model.Result{}); err != nil || buf.Len() != 0 {
 		t.Errorf("no findings wrote %q (%v), want nothing", buf.String(), err)
 	}
 }
@@ -80,7 +82,7 @@ func codeClimateSchema(t *testing.T) *jsonschema.Schema {
 
 func TestCodeClimateValidates(t *testing.T) {
 	schema := codeClimateSchema(t)
-	for name, r := range map[string]*Result{"edge cases": edgy, "empty": {}} {
+	for name, r := range map[string]*model.Result{"edge cases": edgy, "empty": {}} {
 		var buf bytes.Buffer
 		if err := WriteCodeClimate(&buf, r); err != nil {
 			t.Fatal(err)

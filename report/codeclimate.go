@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/retrylint/retrylint/model"
+
 	"encoding/json"
 	"io"
 	"strings"
@@ -34,9 +36,9 @@ type (
 // finding, a severity (error: major, warning: minor, note: info) and the
 // location. A finding without a file is placed on line 1 of ".", and one
 // without a line on line 1 of its file: GitLab needs both.
-func WriteCodeClimate(w io.Writer, r *Result) error {
+func WriteCodeClimate(w io.Writer, r *model.Result) error {
 	issues := make([]codeClimateIssue, 0, len(r.Findings))
-	fps := Fingerprints(r.Findings)
+	fps := model.Fingerprints(r.Findings)
 	for i, f := range r.Findings {
 		issues = append(issues, codeClimateIssueOf(f, fps[i]))
 	}
@@ -47,7 +49,7 @@ func WriteCodeClimate(w io.Writer, r *Result) error {
 }
 
 // codeClimateIssueOf is the issue of one finding.
-func codeClimateIssueOf(f Finding, fingerprint string) codeClimateIssue {
+func codeClimateIssueOf(f model.Finding, fingerprint string) codeClimateIssue {
 	msg := f.Message
 	if f.Fix != "" && !strings.Contains(msg, f.Fix) {
 		msg = sentence(msg) + " Fix: " + f.Fix
@@ -74,11 +76,11 @@ func codeClimateIssueOf(f Finding, fingerprint string) codeClimateIssue {
 }
 
 // codeClimateSeverity maps a severity to Code Climate's scale.
-func codeClimateSeverity(s Severity) string {
+func codeClimateSeverity(s model.Severity) string {
 	switch s {
-	case Error:
+	case model.Error:
 		return "major"
-	case Warning:
+	case model.Warning:
 		return "minor"
 	}
 	return "info"

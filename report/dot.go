@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/retrylint/retrylint/model"
+
 	"bytes"
 	"fmt"
 	"io"
@@ -11,7 +13,7 @@ import (
 // component (red when it has an error finding), one edge per invocation
 // labelled with the factor it multiplies executions by; a dead retry layer
 // is dashed and grey, a multiplying one bold.
-func WriteDOT(w io.Writer, r *Result) error {
+func WriteDOT(w io.Writer, r *model.Result) error {
 	g := layersOf(r, "")
 	var b bytes.Buffer
 	b.WriteString("digraph retrylint {\n")

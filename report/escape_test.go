@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/retrylint/retrylint/model"
+
 	"bytes"
 	"encoding/json"
 	"strings"
@@ -32,7 +34,7 @@ func TestEscapeText(t *testing.T) {
 // the text format prints one line a finding, and no line starts a GitHub
 // Actions workflow command or looks like another finding.
 func TestTextCannotBeForged(t *testing.T) {
-	res := &Result{Findings: []Finding{
+	res := &model.Result{Findings: []model.Finding{
 		{File: "a.yaml\nb.go:1:1: fixed-sleep: fake", Line: 1, Column: 1, Rule: "r", Message: "m"},
 		{File: "::error file=x,line=1::pwned", Line: 2, Column: 1, Rule: "r", Message: "m"},
 		{File: "c.yaml", Line: 3, Column: 1, Rule: "r\n::warning::x", Message: "msg\r\n::error::injected\x1b]0;title\x07"},

@@ -1,6 +1,10 @@
 package report
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/retrylint/retrylint/model"
+)
 
 // FuzzReadBaseline: any bytes give a baseline or an error, never a panic.
 func FuzzReadBaseline(f *testing.F) {
@@ -10,7 +14,7 @@ func FuzzReadBaseline(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		b, err := ReadBaseline("b.json", src)
 		if err == nil {
-			b.Filter([]Finding{{Rule: "r", File: "f", Message: "m"}})
+			b.Filter([]model.Finding{{Rule: "r", File: "f", Message: "m"}})
 		}
 	})
 }

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/retrylint/retrylint/model"
+
 	"fmt"
 	"io"
 	"strings"
@@ -13,7 +15,7 @@ import (
 // ::notice; a finding without a file or line leaves those properties out.
 // Values are escaped as the runner expects, so a message cannot end the
 // command early or start another one.
-func WriteGitHub(w io.Writer, r *Result) error {
+func WriteGitHub(w io.Writer, r *model.Result) error {
 	for _, f := range r.Findings {
 		if _, err := io.WriteString(w, githubCommand(f)+"\n"); err != nil {
 			return err
@@ -23,7 +25,7 @@ func WriteGitHub(w io.Writer, r *Result) error {
 }
 
 // githubCommand is the workflow command of one finding.
-func githubCommand(f Finding) string {
+func githubCommand(f model.Finding) string {
 	var props []string
 	add := func(key, value string) { props = append(props, key+"="+githubProperty(value)) }
 	if f.File != "" {
@@ -50,11 +52,11 @@ func githubCommand(f Finding) string {
 }
 
 // githubLevel is the workflow command of a severity.
-func githubLevel(s Severity) string {
+func githubLevel(s model.Severity) string {
 	switch s {
-	case Error:
+	case model.Error:
 		return "error"
-	case Warning:
+	case model.Warning:
 		return "warning"
 	}
 	return "notice"

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/retrylint/retrylint/model"
+
 	"fmt"
 	"sort"
 )
@@ -16,7 +18,7 @@ type layerGraph struct {
 
 // layerEdge is one invocation on a witness path.
 type layerEdge struct {
-	Factor
+	model.Factor
 }
 
 // dead reports whether the edge retries but its predicate never matches
@@ -59,8 +61,8 @@ func plural(n int, one, many string) string {
 // layersOf builds the layer graph of the chains of root ("" for every
 // root). Nodes and edges appear in the order the longest witness paths
 // visit them, so the same result always draws the same diagram.
-func layersOf(r *Result, root string) *layerGraph {
-	chains := make([]Chain, 0, len(r.Chains))
+func layersOf(r *model.Result, root string) *layerGraph {
+	chains := make([]model.Chain, 0, len(r.Chains))
 	for _, c := range r.Chains {
 		if root == "" || c.Root == root {
 			chains = append(chains, c)
@@ -87,7 +89,7 @@ func layersOf(r *Result, root string) *layerGraph {
 	}
 	for _, c := range chains {
 		for _, n := range c.Path {
-			if n != Elision {
+			if n != model.Elision {
 				addNode(n)
 			}
 		}
@@ -102,7 +104,7 @@ func layersOf(r *Result, root string) *layerGraph {
 		}
 	}
 	for _, f := range r.Findings {
-		if f.Severity == Error && f.Component != "" && seenNode[f.Component] {
+		if f.Severity == model.Error && f.Component != "" && seenNode[f.Component] {
 			g.failing[f.Component] = true
 		}
 	}
@@ -110,7 +112,7 @@ func layersOf(r *Result, root string) *layerGraph {
 }
 
 // roots lists the roots of the chains, sorted.
-func roots(chains []Chain) []string {
+func roots(chains []model.Chain) []string {
 	seen := make(map[string]bool)
 	var out []string
 	for _, c := range chains {

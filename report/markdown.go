@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/retrylint/retrylint/model"
+
 	"bytes"
 	"fmt"
 	"io"
@@ -50,7 +52,7 @@ const foldOver = 5
 // the retry layers and a table of worst-case executions; the findings
 // grouped by rule. It renders on GitHub as it is, e.g. as a pull-request
 // comment.
-func WriteMarkdown(w io.Writer, r *Result, opts MarkdownOptions) error {
+func WriteMarkdown(w io.Writer, r *model.Result, opts MarkdownOptions) error {
 	m := &mdWriter{opts: opts}
 	m.verdict(r)
 	if r.Changes != nil {
@@ -140,18 +142,18 @@ func (m *mdWriter) printf(format string, args ...any) { fmt.Fprintf(&m.b, format
 func (m *mdWriter) failLevel() int {
 	switch m.opts.FailOn {
 	case "warning":
-		return Warning.Rank()
+		return model.Warning.Rank()
 	case "note":
-		return Note.Rank()
+		return model.Note.Rank()
 	case "never":
 		return 1 << 30
 	}
-	return Error.Rank()
+	return model.Error.Rank()
 }
 
 // verdict writes the title and the one line that says whether the gate
 // passes, with the count of findings by severity.
-func (m *mdWriter) verdict(r *Result) {
+func (m *mdWriter) verdict(r *model.Result) {
 	m.printf("## retrylint\n\n")
 	counts := countSeverities(r.Findings)
 	failing := 0
@@ -176,16 +178,16 @@ func (m *mdWriter) verdict(r *Result) {
 }
 
 // countSeverities is "2 errors, 1 warning", or "no findings".
-func countSeverities(findings []Finding) string {
+func countSeverities(findings []model.Finding) string {
 	var n [4]int
 	for _, f := range findings {
 		n[f.Severity.Rank()]++
 	}
 	var parts []string
 	for _, s := range []struct {
-		sev       Severity
+		sev       model.Severity
 		one, many string
-	}{{Error, "error", "errors"}, {Warning, "warning", "warnings"}, {Note, "note", "notes"}} {
+	}{{model.Error, "error", "errors"}, {model.Warning, "warning", "warnings"}, {model.Note, "note", "notes"}} {
 		if c := n[s.sev.Rank()]; c > 0 {
 			parts = append(parts, plural(c, s.one, s.many))
 		}
@@ -197,7 +199,7 @@ func countSeverities(findings []Finding) string {
 }
 
 // changes writes the before/after section.
-func (m *mdWriter) changes(ch *Changes) {
+func (m *mdWriter) changes(ch *model.Changes) {
 	m.printf("### What changed against `%s`\n\n", mdCode(ch.Base))
 	if len(ch.Attempts) == 0 && len(ch.New) == 0 && len(ch.Fixed) == 0 {
 		m.printf("Nothing: the same findings and the same worst cases as the base.\n\n")
@@ -223,7 +225,7 @@ func (m *mdWriter) changes(ch *Changes) {
 }
 
 // worstDetail is the formula and root of a worst case, after the numbers.
-func worstDetail(w *Worst) string {
+func worstDetail(w *model.Worst) string {
 	if w == nil || w.Formula == "" {
 		return ""
 	}
@@ -231,7 +233,7 @@ func worstDetail(w *Worst) string {
 }
 
 // findingList writes a titled list of findings, folded when long.
-func (m *mdWriter) findingList(title string, fs []Finding) {
+func (m *mdWriter) findingList(title string, fs []model.Finding) {
 	if len(fs) == 0 {
 		return
 	}
@@ -254,7 +256,7 @@ func (m *mdWriter) findingList(title string, fs []Finding) {
 
 // event writes one triggering event: the diagram of its layers and the
 // table of worst cases.
-func (m *mdWriter) event(r *Result, root string) {
+func (m *mdWriter) event(r *model.Result, root string) {
 	// The heading and the table's head, with room for a row, or nothing.
 	head := fmt.Sprintf("### Event at `%s`\n\n", mdCode(root))
 	if !m.fits(len(head) + sectionRoom) {
@@ -263,7 +265,7 @@ func (m *mdWriter) event(r *Result, root string) {
 	}
 	m.b.WriteString(head)
 	m.mermaid(layersOf(r, root))
-	var rows []Chain
+	var rows []model.Chain
 	for _, c := range r.Chains {
 		if c.Root == root {
 			rows = append(rows, c)
@@ -297,20 +299,20 @@ func (m *mdWriter) event(r *Result, root string) {
 
 // worseRow orders a root's table: the root first, then the most
 // executions first, then by name.
-func worseRow(a, b Chain) bool {
+func worseRow(a, b model.Chain) bool {
 	if (a.Target == a.Root) != (b.Target == b.Root) {
 		return a.Target == a.Root
 	}
-	wa := &Worst{Attempts: a.Attempts, Unbounded: a.Unbounded}
-	wb := &Worst{Attempts: b.Attempts, Unbounded: b.Unbounded}
-	if wa.more(wb) != wb.more(wa) {
-		return wa.more(wb)
+	wa := &model.Worst{Attempts: a.Attempts, Unbounded: a.Unbounded}
+	wb := &model.Worst{Attempts: b.Attempts, Unbounded: b.Unbounded}
+	if wa.Worse(wb) != wb.Worse(wa) {
+		return wa.Worse(wb)
 	}
 	return a.Target < b.Target
 }
 
 // chainAttempts is a chain's executions for the table, bold above one.
-func chainAttempts(c Chain) string {
+func chainAttempts(c model.Chain) string {
 	switch {
 	case c.Unbounded || c.Attempts == nil:
 		return "**unbounded**"
@@ -402,12 +404,12 @@ func joinInts(xs []int) string {
 }
 
 // findings writes the findings grouped by rule, the most severe rules first.
-func (m *mdWriter) findings(fs []Finding) {
+func (m *mdWriter) findings(fs []model.Finding) {
 	if len(fs) == 0 {
 		return
 	}
 	m.printf("### Findings\n\n")
-	byRule := make(map[string][]Finding)
+	byRule := make(map[string][]model.Finding)
 	var ids []string
 	for _, f := range fs {
 		if _, ok := byRule[f.Rule]; !ok {
@@ -435,7 +437,7 @@ func (m *mdWriter) findings(fs []Finding) {
 
 // ruleGroup writes the findings of one rule with the rule's fix once when
 // every finding shares it.
-func (m *mdWriter) ruleGroup(id string, fs []Finding) {
+func (m *mdWriter) ruleGroup(id string, fs []model.Finding) {
 	title := "`" + mdCode(id) + "`"
 	if info, ok := m.opts.Rules.lookup(id); ok && info.HelpURI != "" {
 		title = fmt.Sprintf("[`%s`](%s)", mdCode(id), info.HelpURI)
@@ -472,7 +474,7 @@ func (m *mdWriter) ruleGroup(id string, fs []Finding) {
 }
 
 // fixOf is a finding's fix when its message does not already say it.
-func fixOf(f Finding) string {
+func fixOf(f model.Finding) string {
 	if strings.Contains(f.Message, f.Fix) {
 		return ""
 	}
@@ -480,7 +482,7 @@ func fixOf(f Finding) string {
 }
 
 // position is a finding's file:line, a link when LinkBase is set.
-func (m *mdWriter) position(f Finding) string {
+func (m *mdWriter) position(f model.Finding) string {
 	if f.File == "" {
 		return "(no file)"
 	}
@@ -496,11 +498,11 @@ func (m *mdWriter) position(f Finding) string {
 }
 
 // severityMark is a severity as a symbol a reader sees at a glance.
-func severityMark(s Severity) string {
+func severityMark(s model.Severity) string {
 	switch s {
-	case Error:
+	case model.Error:
 		return "🔴"
-	case Warning:
+	case model.Warning:
 		return "🟡"
 	}
 	return "🔵"

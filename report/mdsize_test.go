@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/retrylint/retrylint/model"
+
 	"bytes"
 	"fmt"
 	"strings"
@@ -10,8 +12,8 @@ import (
 
 // hugeResult has what a large monorepo gives: many events with long
 // tables and large diagrams, many rules and findings, a long comparison.
-func hugeResult() *Result {
-	r := &Result{Changes: &Changes{Base: "origin/main"}}
+func hugeResult() *model.Result {
+	r := &model.Result{Changes: &model.Changes{Base: "origin/main"}}
 	for root := 0; root < 40; root++ {
 		rootName := fmt.Sprintf("trigger-%02d", root)
 		for i := 0; i < 400; i++ {
@@ -24,15 +26,15 @@ func hugeResult() *Result {
 			if i > 1 {
 				prev = fmt.Sprintf("component-%02d-%04d", root, i-1)
 			}
-			r.Chains = append(r.Chains, Chain{Root: rootName, Target: target, Path: []string{rootName, prev, target},
-				Factors: []Factor{{From: prev, To: target, Effective: true}}, Formula: fmt.Sprintf("(%d+1) = %d", i, i+1), Attempts: &n})
+			r.Chains = append(r.Chains, model.Chain{Root: rootName, Target: target, Path: []string{rootName, prev, target},
+				Factors: []model.Factor{{From: prev, To: target, Effective: true}}, Formula: fmt.Sprintf("(%d+1) = %d", i, i+1), Attempts: &n})
 		}
 	}
 	for i := 0; i < 3000; i++ {
-		r.Findings = append(r.Findings, Finding{Rule: fmt.Sprintf("rule-%02d", i%25), Severity: Error, File: fmt.Sprintf("svc/%04d/main.go", i), Line: i + 1, Column: 1,
+		r.Findings = append(r.Findings, model.Finding{Rule: fmt.Sprintf("rule-%02d", i%25), Severity: model.Error, File: fmt.Sprintf("svc/%04d/main.go", i), Line: i + 1, Column: 1,
 			Message: strings.Repeat("a long message with `code`, *stars* and | pipes ", 4), Fix: fmt.Sprintf("fix %d", i)})
-		b, a := &Worst{Attempts: ptr(int64(1))}, &Worst{Attempts: ptr(int64(i + 2)), Formula: "(1+1) = 2", Root: "r"}
-		r.Changes.Attempts = append(r.Changes.Attempts, AttemptChange{Component: fmt.Sprintf("component-%04d", i), Before: b, After: a})
+		b, a := &model.Worst{Attempts: ptr(int64(1))}, &model.Worst{Attempts: ptr(int64(i + 2)), Formula: "(1+1) = 2", Root: "r"}
+		r.Changes.Attempts = append(r.Changes.Attempts, model.AttemptChange{Component: fmt.Sprintf("component-%04d", i), Before: b, After: a})
 	}
 	r.Changes.New = r.Findings[:2000]
 	r.Changes.Fixed = r.Findings[1000:]

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/retrylint/retrylint/model"
+
 	"encoding/json"
 	"io"
 	"strings"
@@ -12,11 +14,11 @@ import (
 // (SARIF) or link to a rule's page (Markdown).
 type RuleInfo struct {
 	ID       string
-	Severity Severity // default severity
-	Summary  string   // one clause or sentence
-	Help     string   // a longer description: what it flags and why it hurts
-	HelpURI  string   // the rule's page
-	Page     string   // the rule's page itself, Markdown
+	Severity model.Severity // default severity
+	Summary  string         // one clause or sentence
+	Help     string         // a longer description: what it flags and why it hurts
+	HelpURI  string         // the rule's page
+	Page     string         // the rule's page itself, Markdown
 }
 
 // Rules is the rule catalogue handed to the writers.
@@ -119,7 +121,7 @@ const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
 // WriteSARIF writes the result as a SARIF 2.1.0 log with one run: the
 // catalogue's rules, and one result per finding with its location relative
 // to the source root and a fingerprint that survives moved lines.
-func WriteSARIF(w io.Writer, r *Result, opts SARIFOptions) error {
+func WriteSARIF(w io.Writer, r *model.Result, opts SARIFOptions) error {
 	driver := sarifDriver{Name: r.Tool.Name, Version: r.Tool.Version, InformationURI: opts.InformationURI}
 	if driver.Name == "" {
 		driver.Name = "retrylint"
@@ -137,7 +139,7 @@ func WriteSARIF(w io.Writer, r *Result, opts SARIFOptions) error {
 		}
 	}
 	results := make([]sarifResult, 0, len(r.Findings))
-	fps := Fingerprints(r.Findings)
+	fps := model.Fingerprints(r.Findings)
 	isNew := newFindings(r)
 	for i, f := range r.Findings {
 		if _, ok := index[jsonText(f.Rule)]; !ok {
@@ -165,11 +167,11 @@ func WriteSARIF(w io.Writer, r *Result, opts SARIFOptions) error {
 
 // newFindings returns the findings of r that its Changes call new,
 // or nil without Changes.
-func newFindings(r *Result) map[Finding]bool {
+func newFindings(r *model.Result) map[model.Finding]bool {
 	if r.Changes == nil {
 		return nil
 	}
-	out := make(map[Finding]bool, len(r.Changes.New))
+	out := make(map[model.Finding]bool, len(r.Changes.New))
 	for _, f := range r.Changes.New {
 		out[f] = true
 	}
@@ -217,7 +219,7 @@ func sentence(s string) string {
 }
 
 // sarifResultOf is the SARIF result of one finding.
-func sarifResultOf(f Finding, ruleIndex int, fingerprint string) sarifResult {
+func sarifResultOf(f model.Finding, ruleIndex int, fingerprint string) sarifResult {
 	msg := f.Message
 	if f.Fix != "" && !strings.Contains(msg, f.Fix) {
 		msg = sentence(msg) + " Fix: " + f.Fix
@@ -245,7 +247,7 @@ func sarifResultOf(f Finding, ruleIndex int, fingerprint string) sarifResult {
 // regionOf is a finding's region; columns and the end are given only when
 // they are valid (SARIF requires them to be at least 1 and not before the
 // start).
-func regionOf(f Finding) *sarifRegion {
+func regionOf(f model.Finding) *sarifRegion {
 	r := &sarifRegion{StartLine: f.Line}
 	if f.Column > 0 {
 		r.StartColumn = f.Column
@@ -290,11 +292,11 @@ func hexByte(c byte) string {
 }
 
 // sarifLevel maps a severity to a SARIF level.
-func sarifLevel(s Severity) string {
+func sarifLevel(s model.Severity) string {
 	switch s {
-	case Error:
+	case model.Error:
 		return "error"
-	case Warning:
+	case model.Warning:
 		return "warning"
 	}
 	return "note"

@@ -1,52 +1,25 @@
+// Package report writes a model.Result: one finding a line as text, JSON,
+// SARIF, Markdown for a pull-request comment, Graphviz DOT, GitHub
+// annotations, Code Climate, and the baseline file. It renders the model;
+// it does not define it.
 package report
 
 import (
+	"github.com/retrylint/retrylint/model"
+
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 )
 
-// Sort puts findings and chains in a deterministic order.
-func (r *Result) Sort() {
-	SortFindings(r.Findings)
-	sort.SliceStable(r.Chains, func(i, j int) bool {
-		a, b := r.Chains[i], r.Chains[j]
-		if a.Root != b.Root {
-			return a.Root < b.Root
-		}
-		return a.Target < b.Target
-	})
-}
-
-// SortFindings orders findings by file, line, column, rule and message.
-func SortFindings(fs []Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		return a.Message < b.Message
-	})
-}
-
 // WriteJSON writes the result as SPEC §6 JSON.
-func WriteJSON(w io.Writer, r *Result) error {
+func WriteJSON(w io.Writer, r *model.Result) error {
 	out := *r
 	if out.Findings == nil {
-		out.Findings = []Finding{}
+		out.Findings = []model.Finding{}
 	}
 	if out.Chains == nil {
-		out.Chains = []Chain{}
+		out.Chains = []model.Chain{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -54,7 +27,7 @@ func WriteJSON(w io.Writer, r *Result) error {
 }
 
 // WriteText writes one finding a line, compiler style.
-func WriteText(w io.Writer, r *Result) error {
+func WriteText(w io.Writer, r *model.Result) error {
 	return WriteTextOptions(w, r, TextOptions{})
 }
 
@@ -77,7 +50,7 @@ const (
 // WriteTextOptions writes one finding a line, compiler style:
 // file:line:col: rule: message. What comes from the input is escaped
 // (EscapeText), so a finding is always exactly one line.
-func WriteTextOptions(w io.Writer, r *Result, opts TextOptions) error {
+func WriteTextOptions(w io.Writer, r *model.Result, opts TextOptions) error {
 	for _, f := range r.Findings {
 		f.File, f.Rule, f.Message = EscapeLineStart(f.File), EscapeText(f.Rule), EscapeText(f.Message)
 		var err error
@@ -96,11 +69,11 @@ func WriteTextOptions(w io.Writer, r *Result, opts TextOptions) error {
 }
 
 // severityColor is the colour of a rule name of that severity.
-func severityColor(s Severity) string {
+func severityColor(s model.Severity) string {
 	switch s {
-	case Error:
+	case model.Error:
 		return ansiRed
-	case Warning:
+	case model.Warning:
 		return ansiYellow
 	}
 	return ansiCyan

@@ -1,13 +1,15 @@
 package report
 
 import (
+	"github.com/retrylint/retrylint/model"
+
 	"bytes"
 	"testing"
 )
 
-var sample = &Result{Findings: []Finding{
-	{Rule: "fixed-sleep", Severity: Error, Message: "waits 1s", File: "a/b.go", Line: 12, Column: 3},
-	{Rule: "amplification", Severity: Warning, Message: "12 runs", File: "infra/job.yaml", Line: 4, Column: 1},
+var sample = &model.Result{Findings: []model.Finding{
+	{Rule: "fixed-sleep", Severity: model.Error, Message: "waits 1s", File: "a/b.go", Line: 12, Column: 3},
+	{Rule: "amplification", Severity: model.Warning, Message: "12 runs", File: "infra/job.yaml", Line: 4, Column: 1},
 }}
 
 func TestWriteText(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/retrylint/retrylint/internal/shareddata"
+	"github.com/retrylint/retrylint/model"
 )
 
 // modelReader turns fuzz bytes into a result model: every field, string or
@@ -46,23 +47,23 @@ func (m *modelReader) optInt() *int {
 	return &v
 }
 
-func (m *modelReader) severity() Severity {
-	return []Severity{Error, Warning, Note, "", Severity(m.str())}[m.byte()%5]
+func (m *modelReader) severity() model.Severity {
+	return []model.Severity{model.Error, model.Warning, model.Note, "", model.Severity(m.str())}[m.byte()%5]
 }
 
-func (m *modelReader) result() *Result {
-	r := &Result{Version: 1, Tool: Tool{Name: m.str(), Version: m.str()}}
+func (m *modelReader) result() *model.Result {
+	r := &model.Result{Version: 1, Tool: model.Tool{Name: m.str(), Version: m.str()}}
 	for range m.byte() % 6 {
-		r.Findings = append(r.Findings, Finding{Rule: m.str(), Severity: m.severity(), Message: m.str(), File: m.str(),
+		r.Findings = append(r.Findings, model.Finding{Rule: m.str(), Severity: m.severity(), Message: m.str(), File: m.str(),
 			Line: m.int(), Column: m.int(), EndLine: m.int(), EndColumn: m.int(), Component: m.str(), Fix: m.str()})
 	}
 	for range m.byte() % 6 {
-		c := Chain{Root: m.str(), Target: m.str(), Formula: m.str(), Unbounded: m.byte()%2 == 0, Estimate: m.str(), OmittedFactors: m.int()}
+		c := model.Chain{Root: m.str(), Target: m.str(), Formula: m.str(), Unbounded: m.byte()%2 == 0, Estimate: m.str(), OmittedFactors: m.int()}
 		for range m.byte() % 4 {
 			c.Path = append(c.Path, m.str())
 		}
 		for range m.byte() % 4 {
-			c.Factors = append(c.Factors, Factor{From: m.str(), To: m.str(), Retries: m.optInt(), Effective: m.byte()%2 == 0,
+			c.Factors = append(c.Factors, model.Factor{From: m.str(), To: m.str(), Retries: m.optInt(), Effective: m.byte()%2 == 0,
 				Attempts: m.optInt(), File: m.str(), Line: m.int()})
 		}
 		if a := m.optInt(); a != nil {
@@ -155,7 +156,7 @@ func FuzzCompare(f *testing.F) {
 	f.Add([]byte{}, []byte("\x00\x00\x00\x03\x02a\x01b"))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		base, head := (&modelReader{a}).result(), (&modelReader{b}).result()
-		ch := Compare(base, head)
+		ch := model.Compare(base, head)
 		if ch == nil {
 			t.Fatal("nil changes")
 		}
@@ -164,7 +165,7 @@ func FuzzCompare(f *testing.F) {
 		if err := WriteMarkdown(&buf, head, MarkdownOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if self := Compare(head, head); len(self.New) != 0 || len(self.Fixed) != 0 {
+		if self := model.Compare(head, head); len(self.New) != 0 || len(self.Fixed) != 0 {
 			t.Fatalf("a result compared with itself: %d new, %d fixed", len(self.New), len(self.Fixed))
 		}
 	})

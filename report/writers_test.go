@@ -10,6 +10,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/retrylint/retrylint/internal/shareddata"
+	"github.com/retrylint/retrylint/model"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -17,20 +18,20 @@ func ptr[T any](v T) *T { return &v }
 // edgy has the findings and chains that the writers must take care with:
 // no file, no line, an end before the start, Markdown and HTML in
 // messages, a rule outside the catalogue, a dead and an unbounded layer.
-var edgy = &Result{
+var edgy = &model.Result{
 	Version: 1,
-	Tool:    Tool{Name: "retrylint", Version: "v1.2.3"},
-	Findings: []Finding{
-		{Rule: "amplification", Severity: Warning, Message: "a *b* | <script>x</script> [link](http://x)", File: "dir with space/t.yaml", Line: 3, Column: 5, EndLine: 3, EndColumn: 2, Component: `quo"te`},
-		{Rule: "job-max-retries", Severity: Error, Message: "maxRetries 3", File: "job.yaml", Line: 16, Column: 11, EndLine: 16, EndColumn: 21, Component: "job", Fix: "set maxRetries: 0"},
-		{Rule: "custom-rule", Severity: Note, Message: "package-level", File: "pkg"},
-		{Rule: "unresolved-reference", Severity: Warning, Message: "no file at all"},
+	Tool:    model.Tool{Name: "retrylint", Version: "v1.2.3"},
+	Findings: []model.Finding{
+		{Rule: "amplification", Severity: model.Warning, Message: "a *b* | <script>x</script> [link](http://x)", File: "dir with space/t.yaml", Line: 3, Column: 5, EndLine: 3, EndColumn: 2, Component: `quo"te`},
+		{Rule: "job-max-retries", Severity: model.Error, Message: "maxRetries 3", File: "job.yaml", Line: 16, Column: 11, EndLine: 16, EndColumn: 21, Component: "job", Fix: "set maxRetries: 0"},
+		{Rule: "custom-rule", Severity: model.Note, Message: "package-level", File: "pkg"},
+		{Rule: "unresolved-reference", Severity: model.Warning, Message: "no file at all"},
 	},
-	Chains: []Chain{
-		{Root: "push", Target: "push", Path: []string{"push"}, Factors: []Factor{}, Formula: "1", Attempts: ptr(int64(1))},
+	Chains: []model.Chain{
+		{Root: "push", Target: "push", Path: []string{"push"}, Factors: []model.Factor{}, Formula: "1", Attempts: ptr(int64(1))},
 		{Root: "push", Target: "job", Path: []string{"push", "wf", "job"}, Formula: "∞",
 			Unbounded: true, Estimate: "≈ 1,008 deliveries in 7 days",
-			Factors: []Factor{
+			Factors: []model.Factor{
 				{From: "push", To: "wf", Retries: nil, Effective: true, Attempts: nil},
 				{From: "wf", To: "job", Retries: ptr(2), Effective: false, Attempts: ptr(1)},
 			}},
@@ -38,9 +39,9 @@ var edgy = &Result{
 }
 
 var catalogue = Rules{
-	{ID: "amplification", Severity: Warning, Summary: "too many executions", HelpURI: "https://example.com/amplification.md"},
-	{ID: "job-max-retries", Severity: Error, Summary: "a job retries", Help: "A job retries. It hurts.", HelpURI: "https://example.com/job-max-retries.md", Page: "# job-max-retries\n"},
-	{ID: "unresolved-reference", Severity: Warning, Summary: "unknown reference", HelpURI: "https://example.com/unresolved-reference.md"},
+	{ID: "amplification", Severity: model.Warning, Summary: "too many executions", HelpURI: "https://example.com/amplification.md"},
+	{ID: "job-max-retries", Severity: model.Error, Summary: "a job retries", Help: "A job retries. It hurts.", HelpURI: "https://example.com/job-max-retries.md", Page: "# job-max-retries\n"},
+	{ID: "unresolved-reference", Severity: model.Warning, Summary: "unknown reference", HelpURI: "https://example.com/unresolved-reference.md"},
 }
 
 func TestSARIFAgainstTheSchema(t *testing.T) {
@@ -62,7 +63,7 @@ func TestSARIFAgainstTheSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, r := range map[string]*Result{"edge cases": edgy, "empty": {Version: 1, Tool: Tool{Name: "retrylint"}}} {
+	for name, r := range map[string]*model.Result{"edge cases": edgy, "empty": {Version: 1, Tool: model.Tool{Name: "retrylint"}}} {
 		var buf bytes.Buffer
 		if err := WriteSARIF(&buf, r, SARIFOptions{Rules: catalogue}); err != nil {
 			t.Fatal(err)
@@ -165,9 +166,9 @@ func TestMarkdown(t *testing.T) {
 }
 
 func TestMarkdownFoldsLongLists(t *testing.T) {
-	r := &Result{}
+	r := &model.Result{}
 	for i := range 8 {
-		r.Findings = append(r.Findings, Finding{Rule: "fixed-sleep", Severity: Error, File: "a.go", Line: i + 1, Message: "waits"})
+		r.Findings = append(r.Findings, model.Finding{Rule: "fixed-sleep", Severity: model.Error, File: "a.go", Line: i + 1, Message: "waits"})
 	}
 	var buf bytes.Buffer
 	if err := WriteMarkdown(&buf, r, MarkdownOptions{FailOn: "never"}); err != nil {
@@ -184,13 +185,13 @@ func TestMarkdownFoldsLongLists(t *testing.T) {
 }
 
 func TestMarkdownChanges(t *testing.T) {
-	r := &Result{
-		Findings: []Finding{{Rule: "job-max-retries", Severity: Error, File: "job.yaml", Line: 16, Message: "maxRetries 3"}},
-		Changes: &Changes{Base: "origin/main",
-			New: []Finding{{Rule: "job-max-retries", Severity: Error, File: "job.yaml", Line: 16, Message: "maxRetries 3"}},
-			Attempts: []AttemptChange{{Component: "mapping-app",
-				Before: &Worst{Attempts: ptr(int64(3)), Root: "wf", Formula: "(2+1) = 3"},
-				After:  &Worst{Attempts: ptr(int64(12)), Root: "wf", Formula: "(2+1)×(3+1) = 12"}}},
+	r := &model.Result{
+		Findings: []model.Finding{{Rule: "job-max-retries", Severity: model.Error, File: "job.yaml", Line: 16, Message: "maxRetries 3"}},
+		Changes: &model.Changes{Base: "origin/main",
+			New: []model.Finding{{Rule: "job-max-retries", Severity: model.Error, File: "job.yaml", Line: 16, Message: "maxRetries 3"}},
+			Attempts: []model.AttemptChange{{Component: "mapping-app",
+				Before: &model.Worst{Attempts: ptr(int64(3)), Root: "wf", Formula: "(2+1) = 3"},
+				After:  &model.Worst{Attempts: ptr(int64(12)), Root: "wf", Formula: "(2+1)×(3+1) = 12"}}},
 		},
 	}
 	var buf bytes.Buffer
@@ -233,7 +234,7 @@ func TestDOT(t *testing.T) {
 }
 
 func TestBaseline(t *testing.T) {
-	fs := []Finding{
+	fs := []model.Finding{
 		{Rule: "fixed-sleep", File: "a.go", Line: 3, Message: "waits 1s"},
 		{Rule: "no-cap", File: "a.go", Line: 9, Message: "grows"},
 	}
@@ -262,9 +263,9 @@ func TestBaseline(t *testing.T) {
 }
 
 func TestMarkdownFitsInAComment(t *testing.T) {
-	r := &Result{}
+	r := &model.Result{}
 	for i := range 2000 {
-		r.Findings = append(r.Findings, Finding{Rule: "fixed-sleep", Severity: Error, File: "a.go", Line: i + 1,
+		r.Findings = append(r.Findings, model.Finding{Rule: "fixed-sleep", Severity: model.Error, File: "a.go", Line: i + 1,
 			Message: strings.Repeat("a long message ", 10)})
 	}
 	var buf bytes.Buffer

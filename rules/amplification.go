@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -13,16 +13,16 @@ import (
 var amplification = &Rule{
 	Info: Info{
 		ID:          "amplification",
-		Severity:    report.Warning,
+		Severity:    model.Warning,
 		Summary:     "worst-case executions of a component per event exceed the budget (default 10; an explicit budget makes it an error)",
 		Remediation: "remove a retry layer or lower its retries so the product of (retries+1) stays within the budget",
 		Doc:         "docs/rules/amplification.md",
 	},
 	check: func(p *Pass) {
-		sev := report.Warning
+		sev := model.Warning
 		budget := "the default budget of"
 		if p.Explicit {
-			sev, budget = report.Error, "the budget of"
+			sev, budget = model.Error, "the budget of"
 		}
 		for _, c := range p.Graph.Components {
 			ch := p.Mult.Worst[c]

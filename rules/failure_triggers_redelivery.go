@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -14,7 +14,7 @@ import (
 var failureTriggersRedelivery = &Rule{
 	Info: Info{
 		ID:          "failure-triggers-redelivery",
-		Severity:    report.Error,
+		Severity:    model.Error,
 		Summary:     "a failure reaches a deliverer that redelivers on it (Pub/Sub push, Eventarc to Cloud Run) while the path below already retries or notifies a sink",
 		Remediation: "notify-then-ack: report the failure to the system of record once, then end normally (2xx / workflow success) so the delivery is acknowledged",
 		Doc:         "docs/rules/failure-triggers-redelivery.md",
@@ -27,7 +27,7 @@ var failureTriggersRedelivery = &Rule{
 			}
 			if d := e.From.Delivery; d != nil && d.AckAtStart {
 				if e.To.Kind == topology.KindWorkflow && !e.To.Assumed && len(e.To.DefaultEmits()) > 0 {
-					p.ReportSeverity(e.Pos, e.From.Name, report.Note, fmt.Sprintf(
+					p.ReportSeverity(e.Pos, e.From.Name, model.Note, fmt.Sprintf(
 						"%s delivers to workflow %s, which can end FAILED (%s); Eventarc acknowledges a Workflows delivery when the execution starts, so a failed execution is not redelivered",
 						e.From.Name, e.To.Name, failPathText(e.To)))
 				}

@@ -3,7 +3,7 @@ package rules
 import (
 	"fmt"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -12,7 +12,7 @@ import (
 var ineffectiveRetryPredicate = &Rule{
 	Info: Info{
 		ID:          "ineffective-retry-predicate",
-		Severity:    report.Error,
+		Severity:    model.Error,
 		Summary:     "a retry policy's predicate cannot see the failure it wraps, e.g. http.default_retry_predicate around jobs.run never matches OperationError",
 		Remediation: "use a predicate that matches the callee's failure (for jobs.run: a subworkflow that returns true for \"OperationError\" in e.tags), or remove the dead retry",
 		Doc:         "docs/rules/ineffective-retry-predicate.md",

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -13,7 +13,7 @@ import (
 var jobMaxRetries = &Rule{
 	Info: Info{
 		ID:          "job-max-retries",
-		Severity:    report.Error,
+		Severity:    model.Error,
 		Summary:     "a Cloud Run job has maxRetries >= 1 (the default when the field is absent is 3); the orchestrator should own retries",
 		Remediation: "set maxRetries: 0 (max_retries = 0) and let one layer, the orchestrator, own retries",
 		Doc:         "docs/rules/job-max-retries.md",

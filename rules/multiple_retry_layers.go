@@ -3,7 +3,7 @@ package rules
 import (
 	"fmt"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -12,7 +12,7 @@ import (
 var multipleRetryLayers = &Rule{
 	Info: Info{
 		ID:          "multiple-retry-layers",
-		Severity:    report.Warning,
+		Severity:    model.Warning,
 		Summary:     "two or more layers on one path retry the same failure: attempts multiply (inner × outer)",
 		Remediation: "choose one retry owner per failure; set the other layers to no retries or to failures the owner does not handle",
 		Doc:         "docs/rules/multiple-retry-layers.md",

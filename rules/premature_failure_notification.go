@@ -3,7 +3,7 @@ package rules
 import (
 	"fmt"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -13,7 +13,7 @@ import (
 var prematureFailureNotification = &Rule{
 	Info: Info{
 		ID:          "premature-failure-notification",
-		Severity:    report.Error,
+		Severity:    model.Error,
 		Summary:     "a component notifies a sink of terminal failure while an outer layer may still retry it, so a later success is dropped",
 		Remediation: "let the outermost retry owner report the final outcome, or remove the outer retry (maxRetries: 0, notify-then-ack)",
 		Doc:         "docs/rules/premature-failure-notification.md",

@@ -2,15 +2,15 @@
 package rules
 
 import (
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/multiply"
-	"github.com/retrylint/retrylint/report"
 	"github.com/retrylint/retrylint/topology"
 )
 
 // Info describes a rule for the catalogue (`retrylint rules`).
 type Info struct {
 	ID       string
-	Severity report.Severity
+	Severity model.Severity
 	Summary  string
 	// Remediation is the one-line fix shown with each finding.
 	Remediation string
@@ -75,7 +75,7 @@ type Pass struct {
 	Budget   int
 	Explicit bool // the budget was given (flag or topology file)
 	rule     *Rule
-	findings []report.Finding
+	findings []model.Finding
 	known    func(id string) bool // whether id is a topology rule
 }
 
@@ -85,7 +85,7 @@ func (p *Pass) Report(pos topology.Pos, component, msg string) {
 }
 
 // ReportSeverity records a finding with an explicit severity.
-func (p *Pass) ReportSeverity(pos topology.Pos, component string, sev report.Severity, msg string) {
+func (p *Pass) ReportSeverity(pos topology.Pos, component string, sev model.Severity, msg string) {
 	if pos.Line == 0 {
 		pos.Line, pos.Col = 1, 1
 	}
@@ -93,7 +93,7 @@ func (p *Pass) ReportSeverity(pos topology.Pos, component string, sev report.Sev
 	if end <= pos.Col {
 		end = pos.Col
 	}
-	p.findings = append(p.findings, report.Finding{
+	p.findings = append(p.findings, model.Finding{
 		Rule: p.rule.ID, Severity: sev, Message: msg,
 		File: pos.File, Line: pos.Line, Column: pos.Col, EndLine: pos.Line, EndColumn: end,
 		Component: component, Fix: p.rule.Remediation,
@@ -102,7 +102,7 @@ func (p *Pass) ReportSeverity(pos topology.Pos, component string, sev report.Sev
 
 // Run multiplies attempts over g, runs every rule and returns the findings
 // that no `# retrylint:ignore` comment suppresses, sorted.
-func Run(g *topology.Graph, opts Options) ([]report.Finding, *multiply.Result) {
+func Run(g *topology.Graph, opts Options) ([]model.Finding, *multiply.Result) {
 	mult := multiply.Compute(g)
 	p := &Pass{Graph: g, Mult: mult, Budget: topology.DefaultBudget,
 		known: func(id string) bool { _, ok := Lookup(id); return ok }}
@@ -116,8 +116,8 @@ func Run(g *topology.Graph, opts Options) ([]report.Finding, *multiply.Result) {
 		p.rule = r
 		r.check(p)
 	}
-	var out []report.Finding
-	seen := map[report.Finding]bool{}
+	var out []model.Finding
+	seen := map[model.Finding]bool{}
 	for _, f := range p.findings {
 		pos := topology.Pos{File: f.File, Line: f.Line, Col: f.Column}
 		if f.Rule != invalidSuppression.ID && g.Suppress.Suppressed(f.Rule, pos) {
@@ -129,6 +129,6 @@ func Run(g *topology.Graph, opts Options) ([]report.Finding, *multiply.Result) {
 		seen[f] = true
 		out = append(out, f)
 	}
-	report.SortFindings(out)
+	model.SortFindings(out)
 	return out, mult
 }

@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 )
 
 // retryCycle: an event path leads back to its own trigger.
 var retryCycle = &Rule{
 	Info: Info{
 		ID:          "retry-cycle",
-		Severity:    report.Error,
+		Severity:    model.Error,
 		Summary:     "an event path leads back to its own trigger; through a retrying or redelivering edge the executions are unbounded",
 		Remediation: "break the cycle: publish results to a different topic, or filter out the events this path produces",
 		Doc:         "docs/rules/retry-cycle.md",

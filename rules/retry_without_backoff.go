@@ -3,7 +3,7 @@ package rules
 import (
 	"fmt"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -12,7 +12,7 @@ import (
 var retryWithoutBackoff = &Rule{
 	Info: Info{
 		ID:          "retry-without-backoff",
-		Severity:    report.Warning,
+		Severity:    model.Warning,
 		Summary:     "a custom retry policy retries more than once with no backoff or a multiplier <= 1",
 		Remediation: "add an exponential backoff with a cap and jitter (e.g. initial 1s, max 60s, multiplier 2)",
 		Doc:         "docs/rules/retry-without-backoff.md",

@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -54,7 +54,7 @@ func fmtInt(i int) string {
 	return string(b)
 }
 
-func run(t *testing.T, dir string) []report.Finding {
+func run(t *testing.T, dir string) []model.Finding {
 	t.Helper()
 	wd, _ := os.Getwd()
 	g, err := topology.Load([]string{dir}, topology.Options{WorkDir: wd})
@@ -103,7 +103,7 @@ func TestRules(t *testing.T) {
 				}
 			}
 			for _, f := range run(t, pass) {
-				if f.Rule == info.ID && f.Severity != report.Note {
+				if f.Rule == info.ID && f.Severity != model.Note {
 					t.Errorf("must not fire: %s:%d:%d: %s: %s", f.File, f.Line, f.Column, f.Rule, f.Message)
 				}
 			}
@@ -147,7 +147,7 @@ func TestExplicitBudgetIsError(t *testing.T) {
 	for _, f := range findings {
 		if f.Rule == "amplification" {
 			n++
-			if f.Severity != report.Error {
+			if f.Severity != model.Error {
 				t.Errorf("severity %s, want error over an explicit budget", f.Severity)
 			}
 		}

@@ -3,7 +3,7 @@ package rules
 import (
 	"fmt"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -12,7 +12,7 @@ import (
 var timeoutShorterThanRetries = &Rule{
 	Info: Info{
 		ID:          "timeout-shorter-than-retries",
-		Severity:    report.Error,
+		Severity:    model.Error,
 		Summary:     "an outer layer's timeout is shorter than the inner layer's worst case and the outer layer retries on timeout, starting a duplicate while the first run goes on",
 		Remediation: "raise the outer timeout (connector_params.timeout, ack deadline) above (maxRetries+1) × task timeout, or stop retrying on timeout",
 		Doc:         "docs/rules/timeout-shorter-than-retries.md",

@@ -3,7 +3,7 @@ package rules
 import (
 	"fmt"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -12,7 +12,7 @@ import (
 var transientNotRetried = &Rule{
 	Info: Info{
 		ID:          "transient-not-retried",
-		Severity:    report.Warning,
+		Severity:    model.Warning,
 		Summary:     "a retry policy covers some transient failures but not others (retries 429 but not 503)",
 		Remediation: "retry every transient failure the callee can report: 429 and 503 (and connection errors, timeouts) alike",
 		Doc:         "docs/rules/transient-not-retried.md",

@@ -3,8 +3,8 @@ package rules
 import (
 	"fmt"
 
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/multiply"
-	"github.com/retrylint/retrylint/report"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -13,7 +13,7 @@ import (
 var unboundedRedelivery = &Rule{
 	Info: Info{
 		ID:          "unbounded-redelivery",
-		Severity:    report.Error,
+		Severity:    model.Error,
 		Summary:     "a push or pull subscription (also Eventarc's) has no dead-letter policy: a failing message is redelivered until retention expires (error if the target can fail, else warning)",
 		Remediation: "add a dead-letter policy with maxDeliveryAttempts (5–100); for Eventarc, on the trigger's generated subscription, or retryPolicy.maxAttempts: 1",
 		Doc:         "docs/rules/unbounded-redelivery.md",
@@ -28,13 +28,13 @@ var unboundedRedelivery = &Rule{
 			if c.Kind == topology.KindTrigger && len(g.Out[c]) == 0 {
 				continue
 			}
-			sev := report.Warning
+			sev := model.Warning
 			target := "its subscribers"
 			for _, e := range g.Out[c] {
 				if e.Kind == topology.EdgeDeliver {
 					target = e.To.Name
 					if len(e.EmitsTo()) > 0 {
-						sev = report.Error
+						sev = model.Error
 					}
 				}
 			}

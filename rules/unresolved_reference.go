@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/retrylint/retrylint/internal/suppress"
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 )
 
 // unresolvedReference: a reference matches no loaded component; the kind's
@@ -12,7 +12,7 @@ import (
 var unresolvedReference = &Rule{
 	Info: Info{
 		ID:          "unresolved-reference",
-		Severity:    report.Warning,
+		Severity:    model.Warning,
 		Summary:     "a reference (job in a workflow call, trigger destination, push target) matches no loaded component; the kind's defaults are assumed",
 		Remediation: "load the referenced manifest too, or declare the component in the topology file",
 		Doc:         "docs/rules/unresolved-reference.md",
@@ -31,7 +31,7 @@ var unresolvedReference = &Rule{
 var invalidSuppression = &Rule{
 	Info: Info{
 		ID:          "invalid-suppression",
-		Severity:    report.Warning,
+		Severity:    model.Warning,
 		Summary:     "a `# retrylint:ignore` comment names no rule or gives no reason; it suppresses nothing",
 		Remediation: "write `# retrylint:ignore RULE reason`",
 		Doc:         "docs/rules/invalid-suppression.md",

@@ -6,7 +6,8 @@
 package topology
 
 import (
-	"fmt"
+	"github.com/retrylint/retrylint/model"
+
 	"sort"
 )
 
@@ -42,26 +43,8 @@ func ValidKind(k Kind) bool {
 	return false
 }
 
-// Pos is a place in an input file; lines and columns count from 1.
-type Pos struct {
-	File string
-	Line int
-	Col  int
-	// EndCol is the column just past the token on Line, when known (0
-	// otherwise).
-	EndCol int
-}
-
-// IsValid reports whether the position names a file.
-func (p Pos) IsValid() bool { return p.File != "" }
-
-// String renders "file:line:col", or the file alone when no line is known.
-func (p Pos) String() string {
-	if p.Line == 0 {
-		return p.File
-	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
-}
+// Pos is a place in an input file: retrylint's one position type.
+type Pos = model.Pos
 
 // Default values taken from the platforms' documentation (GCP-SEMANTICS.md).
 const (

@@ -19,6 +19,7 @@ import (
 	"github.com/retrylint/retrylint/analyzer/all"
 	"github.com/retrylint/retrylint/analyzer/retryconfig"
 	"github.com/retrylint/retrylint/config"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/report"
 )
 
@@ -132,7 +133,7 @@ func (e *inputError) Error() string { return strings.Join(e.lines, "\n") }
 // them. Only the diagnostics of those analyzers are reported, not those of
 // the analyzers they require. Packages that do not load or type-check give
 // an *inputError and no result.
-func checkCode(cfg codeConfig, rules []all.Rule) (*report.Result, error) {
+func checkCode(cfg codeConfig, rules []all.Rule) (*model.Result, error) {
 	ruleOf := make(map[*analysis.Analyzer]string)
 	var analyzers []*analysis.Analyzer
 	for _, r := range rules {
@@ -171,7 +172,7 @@ func checkCode(cfg codeConfig, rules []all.Rule) (*report.Result, error) {
 	}
 
 	res := newResult()
-	seen := make(map[report.Finding]bool)
+	seen := make(map[model.Finding]bool)
 	var failures []string
 	for _, act := range graph.Roots {
 		if act.Err != nil {
@@ -348,7 +349,7 @@ func analysisRoots(pkgs []*packages.Package) []*packages.Package {
 // toFinding converts a diagnostic of the analyzer of rule. The rule is the
 // diagnostic's Category when it has one; the "rule: " prefix that the
 // message carries for go vet's output is removed.
-func toFinding(fset *token.FileSet, d analysis.Diagnostic, rule, dir string) report.Finding {
+func toFinding(fset *token.FileSet, d analysis.Diagnostic, rule, dir string) model.Finding {
 	if d.Category != "" {
 		rule = d.Category
 	}
@@ -357,9 +358,9 @@ func toFinding(fset *token.FileSet, d analysis.Diagnostic, rule, dir string) rep
 	if d.End.IsValid() {
 		end = fset.Position(d.End)
 	}
-	f := report.Finding{
+	f := model.Finding{
 		Rule:      rule,
-		Severity:  report.Error,
+		Severity:  model.Error,
 		Message:   strings.TrimPrefix(d.Message, rule+": "),
 		File:      relPath(dir, pos.Filename),
 		Line:      pos.Line,

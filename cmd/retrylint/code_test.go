@@ -15,7 +15,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/retrylint/retrylint/analyzer/all"
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 )
 
 // noisyHelper stands for a helper analyzer such as retryloop: a
@@ -96,9 +96,9 @@ func TestCheckCodeFinding(t *testing.T) {
 		t.Fatal(err)
 	}
 	line := lineOf(t, filepath.Join(dir, "bad", "bad.go"), "time.Sleep(time.Second)")
-	want := report.Finding{
+	want := model.Finding{
 		Rule:      "fixed-sleep",
-		Severity:  report.Error,
+		Severity:  model.Error,
 		Message:   "retry loop waits a constant time",
 		File:      "bad/bad.go",
 		Line:      line,
@@ -107,8 +107,8 @@ func TestCheckCodeFinding(t *testing.T) {
 		EndColumn: 26,
 		Fix:       "use jittered backoff",
 	}
-	if !slices.Equal(res.Findings, []report.Finding{want}) {
-		t.Errorf("findings:\n got %+v\nwant %+v", res.Findings, []report.Finding{want})
+	if !slices.Equal(res.Findings, []model.Finding{want}) {
+		t.Errorf("findings:\n got %+v\nwant %+v", res.Findings, []model.Finding{want})
 	}
 	if res.Version != 1 || res.Tool.Name != "retrylint" || res.Tool.Version == "" {
 		t.Errorf("result header = %d %+v, want version 1 and the tool", res.Version, res.Tool)
@@ -117,7 +117,7 @@ func TestCheckCodeFinding(t *testing.T) {
 
 func TestCheckCodeTests(t *testing.T) {
 	dir := e2eDir(t)
-	inTest := func(findings []report.Finding) (n int) {
+	inTest := func(findings []model.Finding) (n int) {
 		for _, f := range findings {
 			if f.File == "bad/bad_test.go" {
 				n++

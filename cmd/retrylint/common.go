@@ -13,6 +13,7 @@ import (
 	"github.com/retrylint/retrylint/config"
 	"github.com/retrylint/retrylint/docs"
 	"github.com/retrylint/retrylint/internal/input"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/report"
 )
 
@@ -21,11 +22,11 @@ import (
 func failLevel(failOn string) (int, error) {
 	switch failOn {
 	case "error":
-		return report.Error.Rank(), nil
+		return model.Error.Rank(), nil
 	case "warning":
-		return report.Warning.Rank(), nil
+		return model.Warning.Rank(), nil
 	case "note":
-		return report.Note.Rank(), nil
+		return model.Note.Rank(), nil
 	case "never":
 		return 1 << 30, nil
 	}
@@ -34,7 +35,7 @@ func failLevel(failOn string) (int, error) {
 
 // verdict is the command's error for the findings: exitCode(1) when one is at
 // or above the fail level, nil otherwise.
-func verdict(findings []report.Finding, failOn string) error {
+func verdict(findings []model.Finding, failOn string) error {
 	level, err := failLevel(failOn)
 	if err != nil {
 		return err
@@ -49,12 +50,12 @@ func verdict(findings []report.Finding, failOn string) error {
 
 // writeResult renders res in format to output ("" or "-": standard output).
 // The file is written only once the whole report is rendered.
-func writeResult(res *report.Result, format, output string, stdout io.Writer) error {
+func writeResult(res *model.Result, format, output string, stdout io.Writer) error {
 	return writeResultColor(res, format, output, stdout, false)
 }
 
 // writeResultColor is writeResult with colour for the text format.
-func writeResultColor(res *report.Result, format, output string, stdout io.Writer, color bool) error {
+func writeResultColor(res *model.Result, format, output string, stdout io.Writer, color bool) error {
 	return writeReport(res, format, output, stdout, renderOptions{color: color})
 }
 
@@ -66,7 +67,7 @@ type renderOptions struct {
 }
 
 // render renders res in format.
-func render(w io.Writer, res *report.Result, format string, opts renderOptions) error {
+func render(w io.Writer, res *model.Result, format string, opts renderOptions) error {
 	switch format {
 	case "json":
 		return report.WriteJSON(w, res)
@@ -89,7 +90,7 @@ func render(w io.Writer, res *report.Result, format string, opts renderOptions) 
 // writeReport renders res in format to output ("" or "-": standard
 // output). The whole report is rendered before anything is written, and
 // the file is replaced only once it is complete.
-func writeReport(res *report.Result, format, output string, stdout io.Writer, opts renderOptions) error {
+func writeReport(res *model.Result, format, output string, stdout io.Writer, opts renderOptions) error {
 	var buf bytes.Buffer
 	if err := render(&buf, res, format, opts); err != nil {
 		return err
@@ -119,10 +120,10 @@ func ruleInfos() report.Rules {
 }
 
 // newResult returns an empty result stamped with this tool's name and version.
-func newResult() *report.Result {
-	return &report.Result{
+func newResult() *model.Result {
+	return &model.Result{
 		Version: 1,
-		Tool:    report.Tool{Name: "retrylint", Version: mainVersion()},
+		Tool:    model.Tool{Name: "retrylint", Version: mainVersion()},
 	}
 }
 
@@ -163,7 +164,7 @@ func (o *outputFlags) validate() error {
 }
 
 // write renders res as the flags ask, to the --output file or stdout.
-func (o *outputFlags) write(res *report.Result, stdout io.Writer) error {
+func (o *outputFlags) write(res *model.Result, stdout io.Writer) error {
 	return writeReport(res, o.format, o.output, stdout, o.renderOptions(stdout))
 }
 
@@ -241,7 +242,7 @@ func (g *gateFlags) workConfig() (string, *config.Config, error) {
 // apply adapts the findings of res to the project: the configuration's
 // severities, rules turned off and ignored paths (relative to wd, as the
 // findings' paths are), then the baseline.
-func (g *gateFlags) apply(res *report.Result, cfg *config.Config, wd string, stderr io.Writer) error {
+func (g *gateFlags) apply(res *model.Result, cfg *config.Config, wd string, stderr io.Writer) error {
 	res.Findings = cfg.Apply(res.Findings, wd)
 	return g.applyBaseline(res, stderr)
 }
@@ -249,7 +250,7 @@ func (g *gateFlags) apply(res *report.Result, cfg *config.Config, wd string, std
 // applyBaseline drops the findings that the --baseline file accepts; with
 // --write-baseline it first records every finding in that file. Without
 // --baseline it leaves res alone.
-func (g *gateFlags) applyBaseline(res *report.Result, stderr io.Writer) error {
+func (g *gateFlags) applyBaseline(res *model.Result, stderr io.Writer) error {
 	if g.baseline == "" {
 		return nil
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/retrylint/retrylint/analyzer/all"
 	"github.com/retrylint/retrylint/analyzer/retryconfig"
 	"github.com/retrylint/retrylint/config"
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 )
 
 // fixToolArg, as the first argument, runs the binary as x/tools'
@@ -221,7 +221,7 @@ func runFix(cmd *cobra.Command, flags *codeFlags, req fixRequest) error {
 
 // checkCodeOrExit runs the analyzers; packages that do not load are
 // printed and end the run with exit status 2.
-func checkCodeOrExit(cmd *cobra.Command, cc codeConfig) (*report.Result, error) {
+func checkCodeOrExit(cmd *cobra.Command, cc codeConfig) (*model.Result, error) {
 	res, err := checkCode(cc, all.Rules())
 	var inErr *inputError
 	if errors.As(err, &inErr) {
@@ -234,7 +234,7 @@ func checkCodeOrExit(cmd *cobra.Command, cc codeConfig) (*report.Result, error) 
 }
 
 // hasFix reports whether any finding comes with a suggested fix.
-func hasFix(findings []report.Finding) bool {
+func hasFix(findings []model.Finding) bool {
 	for _, f := range findings {
 		if f.Fix != "" {
 			return true

@@ -14,6 +14,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzer/all"
 	"github.com/retrylint/retrylint/config"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/report"
 	"github.com/retrylint/retrylint/topology"
 )
@@ -92,14 +93,14 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 		if err != nil {
 			return err
 		}
-		baseRes, err := func() (*report.Result, error) {
+		baseRes, err := func() (*model.Result, error) {
 			defer cleanup() // on a panic in the analysis too
 			return a.run(baseRoot, f.base)
 		}()
 		if err != nil {
 			return err
 		}
-		res.Changes = report.Compare(baseRes, res)
+		res.Changes = model.Compare(baseRes, res)
 		res.Changes.Base = f.base
 	}
 	if err := f.gate.applyBaseline(res, stderr); err != nil {
@@ -142,7 +143,7 @@ type reportRun struct {
 // run analyses the tree whose working directory is root; base names the
 // base in errors ("" for the working tree). Findings are configured
 // (severity, off, ignore) and sorted; paths are relative to root.
-func (a *reportRun) run(root, base string) (*report.Result, error) {
+func (a *reportRun) run(root, base string) (*model.Result, error) {
 	cfg := a.configAt(root)
 	res := newResult()
 	if len(a.flags.code) > 0 {
@@ -198,7 +199,7 @@ func (a *reportRun) configAt(root string) *config.Config {
 // topology loads the --topology paths under root, multiplies attempts and
 // runs the topology rules, as "retrylint topology" does. In the base
 // (inBase), a path the base does not have is skipped: the change added it.
-func (a *reportRun) topology(root string, inBase bool, cfg *config.Config) ([]report.Finding, []report.Chain, error) {
+func (a *reportRun) topology(root string, inBase bool, cfg *config.Config) ([]model.Finding, []model.Chain, error) {
 	var paths []string
 	for _, p := range a.flags.topology {
 		q, ok, err := a.pathIn(root, p, inBase)

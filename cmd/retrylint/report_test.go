@@ -13,6 +13,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/report"
 
 	"github.com/retrylint/retrylint/internal/shareddata"
@@ -281,7 +282,7 @@ func TestReportBaseDirectory(t *testing.T) {
 	checkGolden(t, "maxretries.md", r.stdout)
 
 	js := runCmd(t, filepath.Join(maxRetriesDir(), "head"), "report", "--format", "json", "--topology", "retrylint.yaml", "--base", "../base")
-	var res report.Result
+	var res model.Result
 	if err := json.Unmarshal([]byte(js.stdout), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -421,7 +422,7 @@ func TestReportBaseline(t *testing.T) {
 		t.Fatalf("--write-baseline: exit %d, stderr %q; want 0 and the count", w.code, w.stderr)
 	}
 	r := runCmd(t, dir, args...)
-	var res report.Result
+	var res model.Result
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -443,7 +444,7 @@ func TestReportBaseline(t *testing.T) {
 	writeFile(t, wf, strings.Replace(string(data), "          max_retries: 2\n          backoff:\n            initial_delay: 30\n            max_delay: 120\n            multiplier: 2\n",
 		"          max_retries: 2\n          backoff:\n            initial_delay: 30\n            max_delay: 30\n            multiplier: 1\n", 1))
 	r = runCmd(t, dir, args...)
-	res = report.Result{}
+	res = model.Result{}
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -463,13 +464,13 @@ func TestReportBaseline(t *testing.T) {
 // line.
 func TestReportConfig(t *testing.T) {
 	dir := headCopy(t)
-	rules := func(r cli) map[string]report.Severity {
+	rules := func(r cli) map[string]model.Severity {
 		t.Helper()
-		var res report.Result
+		var res model.Result
 		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
 			t.Fatalf("%v; stderr:\n%s", err, r.stderr)
 		}
-		out := make(map[string]report.Severity)
+		out := make(map[string]model.Severity)
 		for _, f := range res.Findings {
 			out[f.Rule] = f.Severity
 		}
@@ -480,14 +481,14 @@ func TestReportConfig(t *testing.T) {
 	writeFile(t, filepath.Join(dir, ".retrylint.yaml"), "severity:\n  job-max-retries: warning\n  multiple-retry-layers: off\nbudget: 4\n")
 	r := runCmd(t, dir, args...)
 	got := rules(r)
-	if r.code != 1 || got["job-max-retries"] != report.Warning || got["multiple-retry-layers"] != "" || got["amplification"] != report.Error {
+	if r.code != 1 || got["job-max-retries"] != model.Warning || got["multiple-retry-layers"] != "" || got["amplification"] != model.Error {
 		t.Errorf("severity and budget: exit %d, findings %v; want job-max-retries a warning, no multiple-retry-layers, amplification an error over budget 4", r.code, got)
 	}
 
 	writeFile(t, filepath.Join(dir, ".retrylint.yaml"), "severity:\n  job-max-retries: warning\nignore: [retrylint.yaml]\n")
 	r = runCmd(t, dir, args...)
 	got = rules(r)
-	if r.code != 0 || got["amplification"] != "" || got["job-max-retries"] != report.Warning {
+	if r.code != 0 || got["amplification"] != "" || got["job-max-retries"] != model.Warning {
 		t.Errorf("ignore: exit %d, findings %v; want no finding in retrylint.yaml and exit 0", r.code, got)
 	}
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzer/all"
 	"github.com/retrylint/retrylint/docs"
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/rules"
 )
 
@@ -21,7 +21,7 @@ import (
 type ruleInfo struct {
 	Name     string
 	Half     string // "code" or "topology"
-	Severity report.Severity
+	Severity model.Severity
 	Summary  string
 }
 
@@ -30,7 +30,7 @@ type ruleInfo struct {
 func catalogue() []ruleInfo {
 	var list []ruleInfo
 	for _, r := range all.Rules() {
-		list = append(list, ruleInfo{r.Name, "code", report.Error, summaryLine(docs.Summary(r.Name))})
+		list = append(list, ruleInfo{r.Name, "code", model.Error, summaryLine(docs.Summary(r.Name))})
 	}
 	for _, r := range rules.Catalog() {
 		list = append(list, ruleInfo{r.ID, "topology", r.Severity, r.Summary})

@@ -9,7 +9,7 @@ import (
 
 	"github.com/retrylint/retrylint/analyzer/all"
 	"github.com/retrylint/retrylint/docs"
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 )
 
 func TestEveryRuleHasAPageAndEveryPageARule(t *testing.T) {
@@ -51,7 +51,7 @@ func TestCatalogue(t *testing.T) {
 		wantHalf := "topology"
 		if i < len(codeRules) {
 			wantHalf = "code"
-			if r.Name != codeRules[i].Name || r.Severity != report.Error {
+			if r.Name != codeRules[i].Name || r.Severity != model.Error {
 				t.Errorf("catalogue[%d] = %s %s, want code rule %s with severity error", i, r.Name, r.Severity, codeRules[i].Name)
 			}
 		}

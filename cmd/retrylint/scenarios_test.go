@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 )
 
 // scenario is what testdata/topology/scenarios/*/expect.json says a run
@@ -75,7 +75,7 @@ func checkScenario(t *testing.T, want scenario, stdout, stderr string, code int)
 	if stdout == "" {
 		return
 	}
-	var res report.Result
+	var res model.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("stdout is not the JSON report: %v", err)
 	}
@@ -83,7 +83,7 @@ func checkScenario(t *testing.T, want scenario, stdout, stderr string, code int)
 	errors := 0
 	for _, f := range res.Findings {
 		present[f.Rule] = true
-		if f.Severity == report.Error {
+		if f.Severity == model.Error {
 			errorRules[f.Rule] = true
 			errors++
 		}
@@ -111,7 +111,7 @@ func checkScenario(t *testing.T, want scenario, stdout, stderr string, code int)
 			t.Errorf("unexpected finding of %s", r)
 		}
 	}
-	chains := map[string]report.Chain{}
+	chains := map[string]model.Chain{}
 	for _, c := range res.Chains {
 		chains[c.Root+" -> "+c.Target] = c
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/report"
 	"github.com/retrylint/retrylint/rules"
 	"github.com/retrylint/retrylint/topology"
@@ -98,7 +99,7 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 // component), sorted. budget 0 takes the topology file's budget, and
 // without one fallback (the configuration's). An invalid input is an error
 // naming file:line:col.
-func checkTopology(paths []string, opts topology.Options, budget, fallback int) (*report.Result, *topology.Graph, error) {
+func checkTopology(paths []string, opts topology.Options, budget, fallback int) (*model.Result, *topology.Graph, error) {
 	g, err := topology.Load(paths, opts)
 	if err != nil {
 		return nil, nil, err
@@ -108,7 +109,7 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 	}
 	findings, mult := rules.Run(g, rules.Options{Budget: budget})
 	res := newResult()
-	res.Findings, res.Chains = findings, make([]report.Chain, 0, len(mult.Chains))
+	res.Findings, res.Chains = findings, make([]model.Chain, 0, len(mult.Chains))
 	for _, c := range mult.Chains {
 		res.Chains = append(res.Chains, c.Report())
 	}
@@ -137,7 +138,7 @@ func writeVerbose(w io.Writer, g *topology.Graph) {
 
 // writeTopologyText writes findings compiler-style, then one table per root:
 // component, worst-case attempts, formula.
-func writeTopologyText(w io.Writer, res *report.Result, color bool) error {
+func writeTopologyText(w io.Writer, res *model.Result, color bool) error {
 	var b bytes.Buffer
 	if err := report.WriteTextOptions(&b, res, report.TextOptions{Color: color}); err != nil {
 		return err
@@ -178,8 +179,8 @@ func writeTopologyText(w io.Writer, res *report.Result, color bool) error {
 }
 
 // rootsFirst orders chains by root, the root's own row first.
-func rootsFirst(chains []report.Chain) []report.Chain {
-	out := append([]report.Chain(nil), chains...)
+func rootsFirst(chains []model.Chain) []model.Chain {
+	out := append([]model.Chain(nil), chains...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Root != b.Root {

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retrylint/retrylint/report"
+	"github.com/retrylint/retrylint/model"
 
 	"github.com/retrylint/retrylint/internal/shareddata"
 )
@@ -126,7 +126,7 @@ func TestIncidentExamples(t *testing.T) {
 				t.Fatalf("json: exit %d, want %d", code, c.code)
 			}
 			golden(t, name+".json", js)
-			var res report.Result
+			var res model.Result
 			if err := json.Unmarshal([]byte(js), &res); err != nil {
 				t.Fatal(err)
 			}
@@ -153,7 +153,7 @@ func TestIncidentExamples(t *testing.T) {
 			}
 			if c.code == 0 && len(res.Findings) > 0 {
 				for _, f := range res.Findings {
-					if f.Severity != report.Note {
+					if f.Severity != model.Note {
 						t.Errorf("fixed version has a finding: %s:%d: %s: %s", f.File, f.Line, f.Rule, f.Message)
 					}
 				}
@@ -294,12 +294,12 @@ func TestFlags(t *testing.T) {
 		t.Errorf("--fail-on never: exit %d, want 0", code)
 	}
 	js, _, _ := runCLI(t, root, "--format", "json", "--budget", "4", arg)
-	var res report.Result
+	var res model.Result
 	if err := json.Unmarshal([]byte(js), &res); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range res.Findings {
-		if f.Rule == "amplification" && f.Severity != report.Error {
+		if f.Rule == "amplification" && f.Severity != model.Error {
 			t.Errorf("amplification over --budget is %s, want error", f.Severity)
 		}
 	}
@@ -377,7 +377,7 @@ func TestTerraformIncidentsMatchYAML(t *testing.T) {
 	root := repoRoot(t)
 	summary := func(dir string) (findings, chains []string) {
 		js, stderr, _ := runCLI(t, root, "--format", "json", "examples/topology/"+dir+"/retrylint.yaml")
-		var res report.Result
+		var res model.Result
 		if err := json.Unmarshal([]byte(js), &res); err != nil {
 			t.Fatalf("%s: %v (%s)", dir, err, stderr)
 		}

@@ -17,9 +17,7 @@
 // the given roots, remote module sources are not followed, and every file read is capped in size.
 package terraform
 
-import (
-	"fmt"
-)
+import "github.com/retrylint/retrylint/model"
 
 // Wildcard stands for an unknown part of a string pattern.
 const Wildcard = "*"
@@ -45,15 +43,8 @@ var ResourceTypes = map[string]bool{
 	"google_cloudfunctions2_function": true,
 }
 
-// Pos is a place in a file; Line and Col count from 1.
-type Pos struct {
-	File string
-	Line int
-	Col  int
-}
-
-// String renders "file:line:col".
-func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }
+// Pos is a place in an input file: retrylint's one position type.
+type Pos = model.Pos
 
 // Error is an input that cannot be read as Terraform configuration, with the place it was found.
 type Error struct {

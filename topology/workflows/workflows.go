@@ -31,16 +31,11 @@ import (
 
 	"github.com/retrylint/retrylint/internal/input"
 	"github.com/retrylint/retrylint/internal/lazyre"
+	"github.com/retrylint/retrylint/model"
 )
 
-// Pos is a position in a source file; Line and Col are 1-based.
-type Pos struct {
-	File      string
-	Line, Col int
-}
-
-// String renders the position as "file:line:col".
-func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }
+// Pos is a place in an input file: retrylint's one position type.
+type Pos = model.Pos
 
 // Error is a malformed Workflows source, with the place it was found.
 type Error struct {

@@ -931,7 +931,7 @@ func TestParseNodeOffsets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.Calls[0].Pos != (Pos{"main.tf", 102, 15}) || w.FailPaths[0].Pos.Line != 102 || w.Pos.Line != 101 {
+	if w.Calls[0].Pos != (Pos{File: "main.tf", Line: 102, Col: 15}) || w.FailPaths[0].Pos.Line != 102 || w.Pos.Line != 101 {
 		t.Errorf("positions: call %v fail %v root %v", w.Calls[0].Pos, w.FailPaths[0].Pos, w.Pos)
 	}
 	if _, err := ParseNode("x", nil, 0, 0); err == nil {

@@ -1,4 +1,4 @@
-package report
+package model
 
 import (
 	"fmt"
@@ -43,8 +43,8 @@ func (w *Worst) String() string {
 	return fmt.Sprint(*w.Attempts)
 }
 
-// more reports whether w is a worse case than v.
-func (w *Worst) more(v *Worst) bool {
+// Worse reports whether w is a worse case than v.
+func (w *Worst) Worse(v *Worst) bool {
 	switch {
 	case v == nil:
 		return true
@@ -56,9 +56,9 @@ func (w *Worst) more(v *Worst) bool {
 	return *w.Attempts > *v.Attempts
 }
 
-// same reports whether w and v are the same number of executions.
-func (w *Worst) same(v *Worst) bool {
-	return w != nil && v != nil && !w.more(v) && !v.more(w)
+// Same reports whether w and v are the same number of executions.
+func (w *Worst) Same(v *Worst) bool {
+	return w != nil && v != nil && !w.Worse(v) && !v.Worse(w)
 }
 
 // WorstCases returns the worst case of every component that a chain
@@ -67,7 +67,7 @@ func WorstCases(chains []Chain) map[string]*Worst {
 	out := make(map[string]*Worst)
 	for _, c := range chains {
 		w := &Worst{Attempts: c.Attempts, Unbounded: c.Unbounded, Root: c.Root, Formula: c.Formula}
-		if cur, ok := out[c.Target]; !ok || w.more(cur) || (w.same(cur) && c.Root < cur.Root) {
+		if cur, ok := out[c.Target]; !ok || w.Worse(cur) || (w.Same(cur) && c.Root < cur.Root) {
 			out[c.Target] = w
 		}
 	}
@@ -92,7 +92,7 @@ func Compare(base, head *Result) *Changes {
 	}
 	for n := range names {
 		b, a := before[n], after[n]
-		if b.same(a) {
+		if b.Same(a) {
 			continue
 		}
 		ch.Attempts = append(ch.Attempts, AttemptChange{Component: n, Before: b, After: a})

@@ -1,6 +1,13 @@
-// Package report holds the one result model shared by the code and topology
-// halves of retrylint, and the writers that render it.
-package report
+// Package model is the one result model shared by the code and topology
+// halves of retrylint: findings, severities, positions, chains and their
+// factors, the result of a run and how it changed from a base. The
+// analyzers' reporting, the topology loaders, multiply, the rules and the
+// report writers all use it; it depends on none of them.
+package model
+
+import (
+	"sort"
+)
 
 // Severity of a finding.
 type Severity string
@@ -86,4 +93,36 @@ type Result struct {
 	// Changes compares the result with a base (retrylint report --base);
 	// nil otherwise.
 	Changes *Changes `json:"changes,omitempty"`
+}
+
+// Sort puts findings and chains in a deterministic order.
+func (r *Result) Sort() {
+	SortFindings(r.Findings)
+	sort.SliceStable(r.Chains, func(i, j int) bool {
+		a, b := r.Chains[i], r.Chains[j]
+		if a.Root != b.Root {
+			return a.Root < b.Root
+		}
+		return a.Target < b.Target
+	})
+}
+
+// SortFindings orders findings by file, line, column, rule and message.
+func SortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
 }
