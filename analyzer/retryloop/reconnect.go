@@ -20,27 +20,60 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 	var failing []*path
 	for _, r := range w.rounds {
 		op := r.p.failedOp()
-		if op == nil || a.localCheck(op) || !waitsAfter(r.p, op) || !w.roundsWithoutWait(op) {
+		if op == nil || a.localCheck(op) || !waitsAfter(r.p, op) {
+			continue
+		}
+		own := w.failureOnlyWaits(op, r.p)
+		if len(own) == 0 {
 			continue
 		}
 		if a.acceptsInbound(op) || a.takesCounter(w.lc, op) || a.takesFreshItem(w.fc, w.lc, op) || !a.opensSession(op) {
 			continue
 		}
-		failing = append(failing, r.p)
+		// The waits every success takes too (a ticker at the bottom of a
+		// polling loop) pace the loop; only the failure's own waits
+		// answer the failure.
+		p := r.p.clone()
+		p.waits = own
+		failing = append(failing, p)
 		ops = addOp(ops, op)
 	}
 	return ops, failing
 }
 
-// roundsWithoutWait reports whether some path on which op succeeded goes
-// round without any wait.
-func (w *walker) roundsWithoutWait(op *ast.CallExpr) bool {
-	for _, r := range w.rounds {
-		if !waitsAfter(r.p, op) && r.p.opSucceeded(op) {
+// failureOnlyWaits returns the waits after op on the failing path fp that
+// some path on which op succeeded goes round without: the failure path
+// waits, the success path goes round without that wait.
+func (w *walker) failureOnlyWaits(op *ast.CallExpr, fp *path) []*Wait {
+	var own []*Wait
+	for _, wt := range fp.waits {
+		if !waitAfter(wt, op) {
+			continue
+		}
+		for _, r := range w.rounds {
+			if r.p.opSucceeded(op) && !hasWait(r.p, wt) {
+				own = append(own, wt)
+				break
+			}
+		}
+	}
+	return own
+}
+
+// hasWait reports whether the path takes the wait wt.
+func hasWait(p *path, wt *Wait) bool {
+	for _, x := range p.waits {
+		if x.Node == wt.Node {
 			return true
 		}
 	}
 	return false
+}
+
+// waitAfter reports whether wt comes after op in the body, or is the wait
+// of a retry step op itself.
+func waitAfter(wt *Wait, op *ast.CallExpr) bool {
+	return wt.Node.Pos() > op.Pos() || wt.Node == ast.Node(op)
 }
 
 // waitsAfter reports whether the path waits after op in the body: a wait
@@ -48,7 +81,7 @@ func (w *walker) roundsWithoutWait(op *ast.CallExpr) bool {
 // a select on a timer and a wake-up channel); it answers no failure.
 func waitsAfter(p *path, op *ast.CallExpr) bool {
 	for _, wt := range p.waits {
-		if wt.Node.Pos() > op.Pos() {
+		if waitAfter(wt, op) {
 			return true
 		}
 	}

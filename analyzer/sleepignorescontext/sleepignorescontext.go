@@ -47,11 +47,16 @@ func run(pass *analysis.Pass) (any, error) {
 			how = "time.Sleep"
 		case w.Kind == retryloop.WaitAfter && !w.Select:
 			how = "<-time.After"
+		case w.Kind == retryloop.WaitHelper:
+			how = helperName(w.Node)
 		default:
 			continue
 		}
 		ctx := l.ContextName()
 		msg := fmt.Sprintf("retry loop waits with %s although %s is in scope; cancellation cannot stop the retry and the caller's deadline is ignored; wait in a select on %s.Done() and a timer", how, ctx, ctx)
+		if w.Kind == retryloop.WaitHelper {
+			msg = fmt.Sprintf("retry loop waits in %s, whose wait does not end with the context, although %s is in scope; cancellation cannot stop the retry and the caller's deadline is ignored; give it %s and wait there in a select on %s.Done() and a timer", how, ctx, ctx, ctx)
+		}
 		var fixes []analysis.SuggestedFix
 		if fix, ok := selectFix(pass, l, w); ok {
 			fixes = append(fixes, fix)
@@ -187,4 +192,17 @@ func freeName(pass *analysis.Pass, pos token.Pos, base string) string {
 		}
 		name = fmt.Sprintf("%s%d", base, i)
 	}
+}
+
+// helperName is how a wait helper's call reads: d.watch, backoff.Wait.
+func helperName(n ast.Node) string {
+	call, ok := n.(*ast.CallExpr)
+	if !ok {
+		return "a helper"
+	}
+	var buf bytes.Buffer
+	if err := format.Node(&buf, token.NewFileSet(), call.Fun); err != nil || buf.Len() > 60 {
+		return "a helper"
+	}
+	return buf.String()
 }
