@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/retrylint/retrylint/internal/lazyre"
 )
@@ -204,7 +205,7 @@ func (a *checker) entryPath(fc *funcCtx, lc *loopCtx, body *ast.BlockStmt) *path
 
 // sessionMethod names the methods of what a watch, a stream or a
 // subscription hands back: the success path consumes it until it ends.
-var sessionMethod = lazyre.New(`^(Recv|RecvMsg|Read|ReadMessage|ReadJSON|Next|NextMsg|Receive|ResultChan|Chan|Events|Messages|Updates)$`)
+var sessionMethod = lazyre.New(`^(Recv|RecvMsg|Read|ReadMessage|ReadJSON|Next|NextMsg|Receive|ResultChan|Chan|Events|Messages|Updates|Subscribe|Consume)$`)
 
 // opensSession reports whether op opens something the success path then
 // consumes for a while — a stream, a channel, a connection — or runs for a
@@ -244,6 +245,21 @@ func isSession(t types.Type) bool {
 	return false
 }
 
+// builds reports whether a call only builds a value: a builtin (make,
+// new, append), a conversion, or a constructor (newHandler, NewBuffer)
+// that does no I/O. What it returns is no item fetched from elsewhere.
+func (a *checker) builds(call *ast.CallExpr) bool {
+	if tv, ok := a.info().Types[call.Fun]; ok && (tv.IsBuiltin() || tv.IsType()) {
+		return true
+	}
+	fn := a.callee(call)
+	if fn == nil {
+		return false
+	}
+	name := fn.Name()
+	return (strings.HasPrefix(name, "new") || strings.HasPrefix(name, "New")) && !a.doesIO(call)
+}
+
 // takesFreshItem reports whether op is given something the loop fetched
 // this round — m, err := q.Receive(ctx); process(ctx, m) — so that each
 // round works on the next item, it does not reconnect.
@@ -264,7 +280,9 @@ func (a *checker) takesFreshItem(fc *funcCtx, lc *loopCtx, op *ast.CallExpr) boo
 					continue
 				}
 				switch r := ast.Unparen(as.rhs).(type) {
-				case *ast.CallExpr, *ast.IndexExpr:
+				case *ast.CallExpr:
+					found = !a.builds(r)
+				case *ast.IndexExpr:
 					found = true
 				case *ast.UnaryExpr:
 					found = r.Op == token.ARROW
