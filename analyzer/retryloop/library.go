@@ -37,6 +37,9 @@ func (a *checker) libraryLoops(fn ast.Node, body *ast.BlockStmt, hand []*Loop) [
 				}
 				if h := loopAt(loops, r.Loop); h != nil {
 					a.pace(h, r) // a second wait of the same loop
+					// Classified where any of its waits is, as a hand
+					// loop is where any failing round is.
+					h.Classified = h.Classified || r.Classified
 					return true
 				}
 				if !r.Governs {

@@ -28,7 +28,10 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 		if len(own) == 0 {
 			continue
 		}
-		if a.acceptsInbound(op) || a.takesCounter(w.lc, op) || a.takesFreshItem(w.fc, w.lc, op) || !a.opensSession(op) {
+		if a.acceptsInbound(op) || a.takesCounter(w.lc, op) || a.takesFreshItem(w.fc, w.lc, op) {
+			continue
+		}
+		if !a.opensSession(op) && !a.resetsBackoff(w.lc, own) {
 			continue
 		}
 		// The waits every success takes too (a ticker at the bottom of a
@@ -40,6 +43,49 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 		ops = addOp(ops, op)
 	}
 	return ops, failing
+}
+
+// resetsBackoff reports whether a wait of the failure is a back-off's
+// (b.Wait()) that the loop resets elsewhere (b.Reset()): it backs off
+// while the operation fails and starts over once it succeeded, whatever
+// the success hands back — a long poll, a watch that yields one value at
+// a time.
+func (a *checker) resetsBackoff(lc *loopCtx, waits []*Wait) bool {
+	for _, wt := range waits {
+		call, ok := wt.Node.(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			continue
+		}
+		recv, ok := ast.Unparen(sel.X).(*ast.Ident)
+		if !ok || a.info().ObjectOf(recv) == nil {
+			continue
+		}
+		obj := a.info().ObjectOf(recv)
+		if lc.node == nil {
+			continue
+		}
+		found := false
+		ast.Inspect(lc.node, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok || found {
+				return !found
+			}
+			if s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && s.Sel.Name == "Reset" {
+				if id, ok := ast.Unparen(s.X).(*ast.Ident); ok && a.info().ObjectOf(id) == obj {
+					found = true
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 // failureOnlyWaits returns the waits after op on the failing path fp that

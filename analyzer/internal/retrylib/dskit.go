@@ -48,7 +48,7 @@ func dskit(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.
 	var op ast.Expr
 	classified := true
 	if loop != nil {
-		op, classified = firstErrorCall(t.info, loopBody(loop)), t.loopInspects(loop)
+		op, classified = firstErrorCall(t.info, loopBody(loop)), t.waitInspects(loop, call)
 		if op == nil {
 			return nil // nothing in the loop can fail: a pacing, not a retry
 		}
@@ -152,6 +152,103 @@ func exprObject(info *types.Info, e ast.Expr) types.Object {
 
 // loopInspects reports whether a hand-written loop's body looks at what
 // failed in a condition.
+// waitInspects reports whether the failure is inspected on the way to
+// the wait: an if around the wait, or an if before it in an enclosing
+// block that leaves the round (if !retryable(err) { return err }), tests
+// the failure beyond whether there was one. A test elsewhere in the loop
+// (a decode error after the wait's branch) does not classify what the
+// wait retries. A wait the walk cannot place falls back to the loop.
+func (t *reader) waitInspects(loop ast.Stmt, wait ast.Node) bool {
+	body := loopBody(loop)
+	var chain []ast.Node // from the loop body down to the wait
+	var find func(n ast.Node) bool
+	find = func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		if n == wait {
+			return true
+		}
+		found := false
+		ast.Inspect(n, func(c ast.Node) bool {
+			if found || c == nil || c == n {
+				return !found
+			}
+			if _, ok := c.(*ast.FuncLit); ok {
+				return false
+			}
+			if c.Pos() <= wait.Pos() && wait.End() <= c.End() {
+				if find(c) {
+					chain = append(chain, c)
+					found = true
+				}
+				return false
+			}
+			return true
+		})
+		return found
+	}
+	if body == nil || !find(body) {
+		return t.loopInspects(loop)
+	}
+	chain = append(chain, body)
+	for i, n := range chain {
+		if s, ok := n.(*ast.IfStmt); ok && t.inspects(s.Cond) {
+			return true
+		}
+		// The statements before the wait's own in each block.
+		var list []ast.Stmt
+		switch b := n.(type) {
+		case *ast.BlockStmt:
+			list = b.List
+		case *ast.CaseClause:
+			list = b.Body
+		case *ast.CommClause:
+			list = b.Body
+		default:
+			continue
+		}
+		var next ast.Node
+		if i > 0 {
+			next = chain[i-1]
+		}
+		for _, st := range list {
+			if next != nil && st.Pos() >= next.Pos() {
+				break
+			}
+			switch st := st.(type) {
+			case *ast.IfStmt:
+				if t.inspects(st.Cond) && leavesRound(st.Body) {
+					return true
+				}
+			case *ast.SwitchStmt:
+				for _, cl := range st.Body.List {
+					cc := cl.(*ast.CaseClause)
+					for _, c := range caseConds(st.Tag, cc.List) {
+						if t.inspects(c) && leavesRound(&ast.BlockStmt{List: cc.Body}) {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// leavesRound reports whether a block ends with a return, break, continue
+// or goto: what it filters does not reach the statements after it.
+func leavesRound(b *ast.BlockStmt) bool {
+	if b == nil || len(b.List) == 0 {
+		return false
+	}
+	switch b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	}
+	return false
+}
+
 func (t *reader) loopInspects(loop ast.Stmt) bool {
 	found := false
 	ast.Inspect(loopBody(loop), func(n ast.Node) bool {

@@ -183,3 +183,63 @@ func (p *Pusher) Follow(ctx context.Context, cfg backoff.Config) {
 		b.Reset()
 	}
 }
+
+// Watcher long-polls a key and decodes what it finds.
+type Watcher struct {
+	get    func(ctx context.Context, key string, index uint64) ([]byte, uint64, error)
+	decode func([]byte) (string, error)
+	wait   func(ctx context.Context) error
+}
+
+// ErrMalformed is a key whose value does not decode.
+var ErrMalformed = errors.New("malformed value")
+
+// WatchKey retries every failed poll: the only error it looks at is the
+// rate limiter's cancellation.
+func (w *Watcher) WatchKey(ctx context.Context, key string, f func(string) bool) {
+	b := backoff.New(ctx, backoff.Config{MinBackoff: time.Second, MaxBackoff: time.Minute})
+	var index uint64
+	for b.Ongoing() { // want `unclassified-retry: `
+		if err := w.wait(ctx); err != nil {
+			if errors.Is(err, context.Canceled) {
+				break
+			}
+			b.Wait()
+			continue
+		}
+		data, next, err := w.get(ctx, key, index)
+		if err != nil {
+			log.Printf("poll %s: %v", key, err)
+			b.Wait()
+			continue
+		}
+		b.Reset()
+		index = next
+		v, _ := w.decode(data)
+		if !f(v) {
+			return
+		}
+	}
+}
+
+// WatchKeyClassified gives up on a malformed key before it waits.
+func (w *Watcher) WatchKeyClassified(ctx context.Context, key string, f func(string) bool) {
+	b := backoff.New(ctx, backoff.Config{MinBackoff: time.Second, MaxBackoff: time.Minute})
+	var index uint64
+	for b.Ongoing() {
+		data, next, err := w.get(ctx, key, index)
+		if err != nil {
+			if errors.Is(err, ErrMalformed) {
+				return
+			}
+			b.Wait()
+			continue
+		}
+		b.Reset()
+		index = next
+		v, _ := w.decode(data)
+		if !f(v) {
+			return
+		}
+	}
+}
