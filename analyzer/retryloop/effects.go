@@ -154,6 +154,10 @@ func (w *walker) waitsIn(s ast.Stmt, skipRecv bool) []*Wait {
 				out = append(out, wt)
 				return false
 			}
+			if wt := w.rearm(n, s); wt != nil {
+				out = append(out, wt)
+				return false
+			}
 		}
 		return true
 	})
@@ -161,6 +165,47 @@ func (w *walker) waitsIn(s ast.Stmt, skipRecv bool) []*Wait {
 		wt.Source = w.delay(wt.Delay)
 	}
 	return out
+}
+
+// rearm recognises t.Reset(d) on a timer whose channel the loop receives
+// from at its top: the loop's next wait is d, set where this path runs.
+func (w *walker) rearm(call *ast.CallExpr, s ast.Stmt) *Wait {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Reset" || len(call.Args) != 1 || w.lc.node == nil {
+		return nil
+	}
+	timer := w.objOf(sel.X)
+	if timer == nil || !isNamed(timer.Type(), "time", "Timer") || !w.receivesBefore(timer, call.Pos()) {
+		return nil
+	}
+	return &Wait{Kind: WaitTimer, Node: call, Stmt: s, Delay: call.Args[0], rearms: timer}
+}
+
+// receivesBefore reports whether the loop receives from timer's channel,
+// outside a select with a default, before pos.
+func (w *walker) receivesBefore(timer types.Object, pos token.Pos) bool {
+	found := false
+	ast.Inspect(w.lc.node, func(n ast.Node) bool {
+		if found || n == nil || n.Pos() >= pos {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectStmt:
+			for _, c := range n.Body.List {
+				if c.(*ast.CommClause).Comm == nil {
+					return false // a drain: select { case <-t.C: default: }
+				}
+			}
+		case *ast.UnaryExpr:
+			if sel, ok := ast.Unparen(n.X).(*ast.SelectorExpr); ok && n.Op == token.ARROW && sel.Sel.Name == "C" && w.objOf(sel.X) == timer {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // recvWait recognises a receive that waits: <-time.After(d), <-t.C of a

@@ -484,7 +484,16 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 		}
 	}
 	for _, p := range failing {
+		rearmed := map[types.Object]bool{}
 		for _, wt := range p.waits {
+			if wt.rearms != nil {
+				rearmed[wt.rearms] = true
+			}
+		}
+		for _, wt := range p.waits {
+			if wt.rearms == nil && wt.Kind == WaitTimer && rearmed[timerOf(w, wt)] {
+				continue // the receive waits what the Reset set
+			}
 			addWait(wt)
 		}
 	}
@@ -844,4 +853,16 @@ func (a *checker) permanent(failing []*path) []string {
 		}
 	}
 	return out
+}
+
+// timerOf is the timer whose channel a receive wait reads, or nil.
+func timerOf(w *walker, wt *Wait) types.Object {
+	x, ok := wt.Node.(ast.Expr)
+	if !ok {
+		return nil
+	}
+	if sel, ok := ast.Unparen(x).(*ast.SelectorExpr); ok && sel.Sel.Name == "C" {
+		return w.objOf(sel.X)
+	}
+	return nil
 }

@@ -163,6 +163,9 @@ type Wait struct {
 	// Fresh reports a library back-off created anew on every attempt: it
 	// waits its first interval every time and never grows.
 	Fresh bool
+	// rearms is the timer a t.Reset(d) wait re-arms: the loop waits on
+	// that timer's channel, for d, before its next attempt.
+	rearms types.Object
 }
 
 func run(pass *analysis.Pass) (any, error) {
