@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryconfig"
 	"github.com/retrylint/retrylint/internal/lazyre"
 )
@@ -280,6 +281,9 @@ func (a *checker) waitCall(call *ast.CallExpr) (WaitKind, ast.Expr, bool, bool) 
 	}
 	if isPkgFunc(fn, "time", "Sleep") && len(call.Args) == 1 {
 		return WaitSleep, call.Args[0], false, true
+	}
+	if aware, ok := retrylib.Waits(fn); ok {
+		return WaitHelper, nil, aware, true
 	}
 	sig, _ := fn.Type().(*types.Signature)
 	if sig == nil {

@@ -41,7 +41,7 @@ func (w *walker) assign(lhs, rhs []ast.Expr, in []*path) {
 	w.forgetValues(lhs, in)
 	if len(rhs) == 1 {
 		if call, ok := ast.Unparen(rhs[0]).(*ast.CallExpr); ok {
-			if idx := w.a.errorResult(call); idx >= 0 && idx < len(lhs) {
+			if idx := w.a.errorResult(call); idx >= 0 && idx < len(lhs) && !isBlank(lhs[idx]) && !isClose(w.a, call) {
 				w.assignCall(lhs, idx, call, in)
 				w.valueFacts(lhs, call, in, true)
 				return
@@ -320,4 +320,19 @@ func (w *walker) setsOuterError(lhs []ast.Expr, lit *ast.FuncLit) bool {
 func isRecv(e ast.Expr) bool {
 	u, ok := e.(*ast.UnaryExpr)
 	return ok && u.Op == token.ARROW
+}
+
+// isBlank reports whether e is the blank identifier: a call whose error is
+// thrown away (buf, _ := io.ReadAll(resp.Body)) is no attempt the loop
+// judges, and leaves what the loop knows of the last one alone.
+func isBlank(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+// isClose reports a Close method call: releasing what a failed attempt
+// left (resp.Body.Close()) is no attempt of its own, whatever its error.
+func isClose(a *checker, call *ast.CallExpr) bool {
+	fn := a.callee(call)
+	return fn != nil && fn.Name() == "Close" && fn.Signature().Recv() != nil && len(call.Args) == 0
 }

@@ -149,3 +149,17 @@ func Path(pkg *types.Package) string {
 	}
 	return strings.TrimPrefix(p, "vendor/")
 }
+
+// Waits reports whether fn is a library method that waits between
+// attempts of a loop written around it — dskit's (*Backoff).Wait — and
+// whether that wait ends with the back-off's context. The library is read
+// the same whether its source is analysed or not.
+func Waits(fn *types.Func) (ctxAware, ok bool) {
+	if fn == nil || fn.Pkg() == nil || fn.Signature().Recv() == nil {
+		return false, false
+	}
+	if Path(fn.Pkg()) == dskitPath && fn.Name() == "Wait" {
+		return true, true
+	}
+	return false, false
+}

@@ -5,7 +5,9 @@ package ingest
 import (
 	"context"
 	"errors"
+	"io"
 	"log"
+	"net/http"
 	"time"
 
 	"github.com/grafana/dskit/backoff"
@@ -242,4 +244,47 @@ func (w *Watcher) WatchKeyClassified(ctx context.Context, key string, f func(str
 			return
 		}
 	}
+}
+
+// Query retries every answer but a 2xx, a 400 or a 403 as well.
+func Query(ctx context.Context, client *http.Client, req *http.Request) (*http.Response, error) {
+	b := backoff.New(ctx, backoff.Config{MinBackoff: time.Second, MaxBackoff: 10 * time.Second, MaxRetries: 5})
+	for b.Ongoing() { // want `retry-permanent: retry loop retries HTTP 400, 401, 403`
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Wait()
+			continue
+		}
+		if resp.StatusCode/100 != 2 {
+			buf, _ := io.ReadAll(resp.Body)
+			log.Printf("error response: %s", buf)
+			if err := resp.Body.Close(); err != nil {
+				log.Printf("close: %v", err)
+			}
+			b.Wait()
+			continue
+		}
+		return resp, nil
+	}
+	return nil, b.Err()
+}
+
+// QueryTransient retries 429 and 5xx answers only.
+func QueryTransient(ctx context.Context, client *http.Client, req *http.Request) (*http.Response, error) {
+	b := backoff.New(ctx, backoff.Config{MinBackoff: time.Second, MaxBackoff: 10 * time.Second, MaxRetries: 5})
+	for b.Ongoing() {
+		resp, err := client.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
+			buf, _ := io.ReadAll(resp.Body)
+			log.Printf("transient answer: %s", buf)
+			resp.Body.Close()
+			b.Wait()
+			continue
+		}
+		return resp, nil
+	}
+	return nil, b.Err()
 }
