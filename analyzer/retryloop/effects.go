@@ -168,25 +168,30 @@ func (w *walker) waitsIn(s ast.Stmt, skipRecv bool) []*Wait {
 }
 
 // rearm recognises t.Reset(d) on a timer whose channel the loop receives
-// from at its top: the loop's next wait is d, set where this path runs.
+// from at its top: the path's next wait is that receive, for d. The wait
+// stands at the receive, and is told apart by the Reset that set it.
 func (w *walker) rearm(call *ast.CallExpr, s ast.Stmt) *Wait {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok || sel.Sel.Name != "Reset" || len(call.Args) != 1 || w.lc.node == nil {
 		return nil
 	}
 	timer := w.objOf(sel.X)
-	if timer == nil || !isNamed(timer.Type(), "time", "Timer") || !w.receivesBefore(timer, call.Pos()) {
+	if timer == nil || !isNamed(timer.Type(), "time", "Timer") {
 		return nil
 	}
-	return &Wait{Kind: WaitTimer, Node: call, Stmt: s, Delay: call.Args[0], rearms: timer}
+	recv := w.receiveBefore(timer, call.Pos())
+	if recv == nil {
+		return nil
+	}
+	return &Wait{Kind: WaitTimer, Node: recv, Stmt: s, Delay: call.Args[0], rearms: timer, rearmedBy: call}
 }
 
-// receivesBefore reports whether the loop receives from timer's channel,
-// outside a select with a default, before pos.
-func (w *walker) receivesBefore(timer types.Object, pos token.Pos) bool {
-	found := false
+// receiveBefore returns the receive from timer's channel (t.C), outside a
+// select with a default, that the loop makes before pos; nil if none.
+func (w *walker) receiveBefore(timer types.Object, pos token.Pos) ast.Expr {
+	var found ast.Expr
 	ast.Inspect(w.lc.node, func(n ast.Node) bool {
-		if found || n == nil || n.Pos() >= pos {
+		if found != nil || n == nil || n.Pos() >= pos {
 			return false
 		}
 		switch n := n.(type) {
@@ -200,7 +205,7 @@ func (w *walker) receivesBefore(timer types.Object, pos token.Pos) bool {
 			}
 		case *ast.UnaryExpr:
 			if sel, ok := ast.Unparen(n.X).(*ast.SelectorExpr); ok && n.Op == token.ARROW && sel.Sel.Name == "C" && w.objOf(sel.X) == timer {
-				found = true
+				found = n.X
 			}
 		}
 		return true

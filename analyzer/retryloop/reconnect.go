@@ -110,7 +110,7 @@ func (w *walker) failureOnlyWaits(op *ast.CallExpr, fp *path) []*Wait {
 // hasWait reports whether the path takes the wait wt.
 func hasWait(p *path, wt *Wait) bool {
 	for _, x := range p.waits {
-		if x.Node == wt.Node {
+		if x.Node == wt.Node && x.rearmedBy == wt.rearmedBy {
 			return true
 		}
 	}
@@ -120,6 +120,9 @@ func hasWait(p *path, wt *Wait) bool {
 // waitAfter reports whether wt comes after op in the body, or is the wait
 // of a retry step op itself.
 func waitAfter(wt *Wait, op *ast.CallExpr) bool {
+	if wt.rearmedBy != nil {
+		return wt.rearmedBy.Pos() > op.Pos()
+	}
 	return wt.Node.Pos() > op.Pos() || wt.Node == ast.Node(op)
 }
 

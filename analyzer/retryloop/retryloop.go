@@ -164,8 +164,10 @@ type Wait struct {
 	// waits its first interval every time and never grows.
 	Fresh bool
 	// rearms is the timer a t.Reset(d) wait re-arms: the loop waits on
-	// that timer's channel, for d, before its next attempt.
-	rearms types.Object
+	// that timer's channel, for d, before its next attempt; rearmedBy is
+	// that Reset call.
+	rearms    types.Object
+	rearmedBy ast.Node
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -30,7 +30,7 @@ func (s *Syncer) Run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-timer.C:
+		case <-timer.C: // want `no-jitter: `
 		case <-s.ops:
 		}
 		if err := s.sync(ctx); err != nil {
@@ -43,7 +43,7 @@ func (s *Syncer) Run(ctx context.Context) {
 				}
 			}
 			backoff := min(s.retry*time.Duration(failures), s.max)
-			timer.Reset(backoff) // want `no-jitter: `
+			timer.Reset(backoff)
 			continue
 		}
 		failures = 0
@@ -93,5 +93,27 @@ func (s *Syncer) Tick(ctx context.Context) {
 			log.Printf("sync: %v", err)
 		}
 		timer.Reset(s.periodic)
+	}
+}
+
+// Claim retries until the claim goes through, doubling its wait up to a
+// cap on a timer it re-arms, never randomised.
+func (s *Syncer) Claim(ctx context.Context) error {
+	backoff := s.retry
+	t := time.NewTimer(0)
+	defer t.Stop()
+	var err error
+	for {
+		select {
+		case <-ctx.Done():
+			return err
+		case <-t.C: // want `no-jitter: `
+		}
+		err = s.sync(ctx)
+		if err == nil || errors.Is(err, errInvalid) {
+			return err
+		}
+		backoff = min(backoff*2, s.max)
+		t.Reset(backoff)
 	}
 }
