@@ -530,7 +530,7 @@ func (w *walker) codeCheck(x ast.Expr, op token.Token, y ast.Expr, in []*path) (
 	case isGRPCCode(w.a.typeOf(x)):
 		t, f = split(in, narrowCodes(holds, true), narrowCodes(not, true))
 		return t, f, true
-	case w.statusExpr(x) && (div > 1 || c >= 100 && c < 600):
+	case w.statusExpr(x) && (div > 1 || c == 0 || c >= 100 && c < 600):
 		t, f = split(in, narrowCodes(holds, false), narrowCodes(not, false))
 		return t, f, true
 	}

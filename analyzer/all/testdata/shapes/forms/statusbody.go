@@ -78,3 +78,37 @@ func ReadBody(open func() (io.ReadCloser, error)) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("out of attempts")
 }
+
+// Push sends a batch; send reports 0 for a failure without an answer.
+// It retries that, 429 and 5xx, and gives up on any other status.
+func Push(send func(batch []byte) (int, error), batch []byte) error {
+	var err error
+	for attempt := 0; attempt < 4; attempt++ {
+		var status int
+		status, err = send(batch)
+		if err == nil {
+			return nil
+		}
+		if status > 0 && !rateLimited(status) && status/100 != 5 {
+			break
+		}
+		time.Sleep(rand.N(min(time.Second<<attempt, 5*time.Second)))
+	}
+	return err
+}
+
+// PushAll retries every status but 200.
+func PushAll(send func(batch []byte) (int, error), batch []byte) error {
+	var err error
+	for attempt := 0; attempt < 4; attempt++ { // want `retry-permanent: retry loop retries HTTP 400`
+		var status int
+		status, err = send(batch)
+		if err == nil && status == http.StatusOK {
+			return nil
+		}
+		time.Sleep(rand.N(min(time.Second<<attempt, 5*time.Second)))
+	}
+	return err
+}
+
+func rateLimited(status int) bool { return status == http.StatusTooManyRequests }

@@ -288,3 +288,31 @@ func QueryTransient(ctx context.Context, client *http.Client, req *http.Request)
 	}
 	return nil, b.Err()
 }
+
+func rateLimited(status int) bool { return status == 429 }
+
+// Send retries what has no answer (status 0), 429 unless it drops those,
+// and 5xx, and gives up on any other status.
+func Send(ctx context.Context, send func(batch []byte) (int, error), batch []byte, dropLimited bool) error {
+	b := backoff.New(ctx, backoff.Config{MinBackoff: time.Second, MaxBackoff: 10 * time.Second, MaxRetries: 5})
+	var err error
+	var status int
+	for {
+		status, err = send(batch)
+		log.Printf("sent: %d", status)
+		if dropLimited && rateLimited(status) {
+			return nil
+		}
+		if err == nil {
+			return nil
+		}
+		if status > 0 && !rateLimited(status) && status/100 != 5 {
+			break
+		}
+		b.Wait()
+		if !b.Ongoing() {
+			break
+		}
+	}
+	return err
+}
