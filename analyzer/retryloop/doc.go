@@ -53,8 +53,9 @@
 // Calls into known retry libraries (cenkalti/backoff v4 and v5,
 // avast/retry-go, sethvargo/go-retry, grafana/dskit backoff, gax-go,
 // go-retryablehttp, k8s wait and client-go retry, the AWS SDK retryers,
-// gRPC service-config retry policies) are read as retry loops too, with the
-// libraries' documented defaults (package analyzer/internal/retrylib).
+// gRPC service-config retry policies, and etcd's client, which retries its
+// own calls) are read as retry loops too, with the libraries' documented
+// defaults (package analyzer/internal/retrylib).
 //
 // # Facts
 //

@@ -125,6 +125,7 @@ var finders = map[string]Finder{
 	"github.com/aws/aws-sdk-go-v2/aws":       awsRetry,
 	"github.com/aws/aws-sdk-go-v2/config":    awsRetry,
 	"google.golang.org/grpc":                 grpcServiceConfig,
+	etcdPath:                                 etcd,
 }
 
 // Find returns the retrier a call runs, or nil. enclosing is the body of
