@@ -276,15 +276,15 @@ func (m *mdWriter) event(r *model.Result, root string) {
 	if fold {
 		m.printf("<details><summary>Worst case of %d components</summary>\n\n", len(rows))
 	}
-	m.printf("| component | worst-case executions | formula | path |\n")
-	m.printf("|---|---:|---|---|\n")
+	m.printf("| component | worst-case executions | formula | factors from | path |\n")
+	m.printf("|---|---:|---|---|---|\n")
 	left := 0
 	for _, c := range rows {
 		formula := "`" + mdCode(c.Formula) + "`"
 		if c.Estimate != "" {
 			formula += " (" + mdText(c.Estimate) + ")"
 		}
-		if !m.add(fmt.Sprintf("| %s | %s | %s | %s |\n", mdText(c.Target), chainAttempts(c), formula, mdText(strings.Join(c.Path, " → ")))) {
+		if !m.add(fmt.Sprintf("| %s | %s | %s | %s | %s |\n", mdText(c.Target), chainAttempts(c), formula, origins(c), mdText(strings.Join(c.Path, " → ")))) {
 			left++
 		}
 	}
@@ -357,7 +357,7 @@ func (m *mdWriter) drawMermaid(g *layerGraph) {
 			arrow = "==>"
 			multiplying = append(multiplying, i)
 		}
-		if l := e.label(); l != "" {
+		if l := e.originLabel(); l != "" {
 			m.printf("  %s %s|\"%s\"| %s\n", id[e.From], arrow, mermaidText(l), id[e.To])
 		} else {
 			m.printf("  %s %s %s\n", id[e.From], arrow, id[e.To])
@@ -541,4 +541,18 @@ func mdCode(s string) string {
 // mermaidText makes s safe inside a quoted Mermaid label.
 func mermaidText(s string) string {
 	return strings.NewReplacer(`"`, "#quot;", "`", "#96;", "\n", " ", "<", "#lt;", ">", "#gt;").Replace(s)
+}
+
+// origins lists where the factors of a chain that multiply come from, as
+// code spans in path order.
+func origins(c model.Chain) string {
+	var out []string
+	for _, o := range c.Origins() {
+		if o == model.Elision {
+			out = append(out, o)
+			continue
+		}
+		out = append(out, "`"+mdCode(o)+"`")
+	}
+	return strings.Join(out, " × ")
 }

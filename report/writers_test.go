@@ -149,7 +149,7 @@ func TestMarkdown(t *testing.T) {
 		`n1 -.->|"dead: 2 retries never match"| n2`,
 		"linkStyle 1 stroke:#6a737d",
 		"class n2 failing",
-		"| job | **unbounded** | `∞` (≈ 1,008 deliveries in 7 days) | push → wf → job |",
+		"| job | **unbounded** | `∞` (≈ 1,008 deliveries in 7 days) |  | push → wf → job |",
 		"[`job.yaml:16`](https://github.com/o/r/blob/abc/job.yaml#L16)",
 		"[`dir with space/t.yaml:3`](https://github.com/o/r/blob/abc/dir%20with%20space/t.yaml#L3)",
 		`a \*b\* \| &lt;script&gt;x&lt;/script&gt; \[link\](http://x)`,

@@ -59,6 +59,9 @@ func (ld *loader) link() (*Graph, error) {
 		}
 	}
 	for _, c := range lk.comps {
+		if err := lk.fromCode(c); err != nil {
+			return nil, err
+		}
 		c.derive()
 	}
 	g := &Graph{Out: map[*Component][]*Edge{}, In: map[*Component][]*Edge{},
@@ -129,8 +132,8 @@ func (lk *linker) merge(d *decl) error {
 			c.Overridden = append(c.Overridden, fmt.Sprintf("%s (%s)", field, d.set[field]))
 		}
 	}
-	if _, ok := d.set["source"]; ok {
-		c.Source = d.c.Source
+	if p, ok := d.set["source"]; ok {
+		c.Source, c.SourcePos, c.SourceDir = d.c.Source, p, d.dir
 	}
 	if _, ok := d.set["emits"]; ok {
 		c.Emits, c.EmitsSet, c.EmitsPos = d.c.Emits, true, d.c.EmitsPos

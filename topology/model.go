@@ -110,6 +110,16 @@ type Call struct {
 	// overrides); 0 when not overridden.
 	TaskTimeout float64
 	TaskCount   int
+	// Func names the Go function that reaches the callee (the topology
+	// file's `func:`), read from the caller's `source:`.
+	Func    string
+	FuncPos Pos
+	OnPos   Pos // where `on:` is written
+	// FromCode: the policy was read from the caller's Go code; Layers are
+	// its retry loops on this call, outermost first, and the policy
+	// fields above are the innermost one's. Nested loops multiply.
+	FromCode bool
+	Layers   []CodeLayer
 }
 
 // JobWorstDuration is the longest one task of the called job can take under
@@ -276,7 +286,11 @@ type Component struct {
 	Retry    *RetryConfig // a Cloud Tasks queue's retries
 	Workflow *WorkflowInfo
 	Timeout  float64 // request timeout of a service, seconds; 0 = unknown
-	Source   string  // Go package of an app (topology file)
+	Source   string  // Go package patterns of an app (topology file)
+	// SourcePos is where `source:` is written; SourceDir the directory
+	// its patterns are relative to (the topology file's).
+	SourcePos Pos
+	SourceDir string
 	// Assumed: no manifest or declaration describes it; a reference created
 	// it with its kind's defaults.
 	Assumed bool

@@ -28,6 +28,7 @@ type decl struct {
 	set     map[string]Pos // fields written, with their key's position
 	c       Component      // the values written
 	calls   []*Call
+	dir     string // the directory of the file, absolute
 }
 
 // Keys the topology file accepts, per level.
@@ -36,7 +37,7 @@ var (
 	componentKeys = []string{"kind", "description", "source", "calls", "emits", "notifies", "runs",
 		"push_to", "max_retries", "task_count", "task_timeout", "max_delivery_attempts",
 		"retention", "min_backoff", "max_backoff", "ack_deadline"}
-	callKeys    = []string{"to", "retries", "on", "backoff", "timeout", "awaits"}
+	callKeys    = []string{"to", "func", "retries", "on", "backoff", "timeout", "awaits"}
 	backoffKeys = []string{"initial", "max", "multiplier", "jitter"}
 	// kindFields says which kinds a kind-specific field applies to.
 	kindFields = map[string][]Kind{
@@ -106,6 +107,7 @@ func (ld *loader) topologyFile(file, abs string, r *yaml.Node) error {
 		if err != nil {
 			return err
 		}
+		d.dir = filepath.Dir(abs)
 		ld.decls = append(ld.decls, d)
 	}
 	if inc := val(r, "include"); inc != nil && !isNull(inc) {
@@ -386,7 +388,15 @@ func decodeCall(file string, n *yaml.Node, where string) (*Call, error) {
 			call.Retries = r
 		}
 	}
-	if v := val(n, "on"); v != nil {
+	if k, v := get(n, "func"); v != nil {
+		s, ok := scalar(v)
+		if !ok || strings.TrimSpace(s) == "" {
+			return nil, errorf(posOf(file, v), "%s: func: expected a Go function such as \"example.com/app/client.(*Client).Do\"", where)
+		}
+		call.Func, call.FuncPos = s, posOf(file, k)
+	}
+	if k, v := get(n, "on"); v != nil {
+		call.OnPos = posOf(file, k)
 		sigs, err := signalList(file, v, where+": on")
 		if err != nil {
 			return nil, err

@@ -68,7 +68,7 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 	if err != nil {
 		return err
 	}
-	res, g, err := checkTopology(args, topology.Options{Skip: cfg.Ignored}, f.budget, cfg.Budget)
+	res, g, err := checkTopology(args, topology.Options{Skip: cfg.Ignored, Code: codeLoader(wd, cfg, nil, nil)}, f.budget, cfg.Budget)
 	if err != nil {
 		return err
 	}
@@ -137,9 +137,9 @@ func writeVerbose(w io.Writer, g *topology.Graph) {
 }
 
 // writeTopologyText writes findings compiler-style, then one table per root:
-// component, worst-case attempts, formula.
+// component, worst-case attempts, formula, and where its factors come from.
 func writeTopologyText(w io.Writer, res *model.Result, color bool) error {
-	var b bytes.Buffer
+	var b, tb bytes.Buffer
 	if err := report.WriteTextOptions(&b, res, report.TextOptions{Color: color}); err != nil {
 		return err
 	}
@@ -151,9 +151,9 @@ func writeTopologyText(w io.Writer, res *model.Result, color bool) error {
 				tw.Flush()
 			}
 			root = c.Root
-			fmt.Fprintf(&b, "\nevent at %s:\n", report.EscapeText(root))
-			tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "  COMPONENT\tATTEMPTS\tFORMULA")
+			fmt.Fprintf(&tb, "\nevent at %s:\n", report.EscapeText(root))
+			tw = tabwriter.NewWriter(&tb, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "  COMPONENT\tATTEMPTS\tFORMULA\tFROM")
 		}
 		attempts := "unbounded"
 		if c.Attempts != nil {
@@ -166,10 +166,17 @@ func writeTopologyText(w io.Writer, res *model.Result, color bool) error {
 		if c.Estimate != "" {
 			formula += " (" + c.Estimate + ")"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", report.EscapeText(c.Target), attempts, report.EscapeText(formula))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", report.EscapeText(c.Target), attempts, report.EscapeText(formula), report.EscapeText(strings.Join(c.Origins(), " × ")))
 	}
 	if tw != nil {
 		tw.Flush()
+	}
+	// A row whose factors all are 1 has no origin: no padding after it.
+	for _, line := range strings.SplitAfter(tb.String(), "\n") {
+		b.WriteString(strings.TrimRight(strings.TrimSuffix(line, "\n"), " "))
+		if strings.HasSuffix(line, "\n") {
+			b.WriteString("\n")
+		}
 	}
 	if len(res.Findings) == 0 {
 		fmt.Fprintln(&b, "\nno findings")

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/retrylint/retrylint/model"
+)
+
+// appChains runs `retrylint topology --format json` on a topology file and
+// returns its result.
+func appChains(t *testing.T, file string) model.Result {
+	t.Helper()
+	js, stderr, code := runCLI(t, repoRoot(t), "--format", "json", "--fail-on", "never", file)
+	if code != 0 {
+		t.Fatalf("exit %d; stderr: %s", code, stderr)
+	}
+	var res model.Result
+	if err := json.Unmarshal([]byte(js), &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func chainTo(t *testing.T, res model.Result, target string) model.Chain {
+	t.Helper()
+	for _, c := range res.Chains {
+		if c.Target == target {
+			return c
+		}
+	}
+	t.Fatalf("no chain to %s", target)
+	return model.Chain{}
+}
+
+// TestIncident1AppLayerFromCode: the mapping app's retries are read from
+// its Go code, and the report says so: the innermost factor of gemini's 48
+// is the loop in mapping/gemini/client.go, and transient-not-retried points
+// at that loop.
+func TestIncident1AppLayerFromCode(t *testing.T) {
+	res := appChains(t, "examples/topology/incident1/retrylint.yaml")
+	c := chainTo(t, res, "gemini")
+	if c.Formula != "(2+1)×(3+1)×(3+1) = 48" {
+		t.Errorf("gemini: formula %q, want (2+1)×(3+1)×(3+1) = 48", c.Formula)
+	}
+	last := c.Factors[len(c.Factors)-1]
+	if last.Origin() != "examples/topology/incident1/mapping/gemini/client.go:30" || last.Retries == nil || *last.Retries != 3 {
+		t.Errorf("innermost factor %+v, want 3 retries at examples/topology/incident1/mapping/gemini/client.go:30", last)
+	}
+	want := []string{"examples/topology/incident1/mapping-workflow.yaml:11", "examples/topology/incident1/mapping-job.yaml:15", "examples/topology/incident1/mapping/gemini/client.go:30"}
+	if got := c.Origins(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("origins %v, want %v", got, want)
+	}
+	found := false
+	for _, f := range res.Findings {
+		if f.Rule == "transient-not-retried" {
+			found = true
+			if f.File != "examples/topology/incident1/mapping/gemini/client.go" || f.Line != 30 {
+				t.Errorf("transient-not-retried at %s:%d, want the Go loop", f.File, f.Line)
+			}
+			if !strings.Contains(f.Message, "on http-429 but not on http-503") {
+				t.Errorf("message %q", f.Message)
+			}
+		}
+	}
+	if !found {
+		t.Error("transient-not-retried did not fire on the code's 429-only classification")
+	}
+}
+
+// TestIncident1FixedFromCode: the fixed Go code retries 429, 500 and 503
+// twice with capped, jittered backoff; nothing is flagged.
+func TestIncident1FixedFromCode(t *testing.T) {
+	res := appChains(t, "examples/topology/incident1-fixed/retrylint.yaml")
+	c := chainTo(t, res, "gemini")
+	if c.Formula != "(2+1)×(2+1) = 9" {
+		t.Errorf("gemini: formula %q, want (2+1)×(2+1) = 9", c.Formula)
+	}
+	if o := c.Origins(); len(o) != 2 || o[1] != "examples/topology/incident1-fixed/mapping/gemini/client.go:34" {
+		t.Errorf("origins %v, want the workflow and the Go loop", o)
+	}
+	for _, f := range res.Findings {
+		if f.Severity != model.Note {
+			t.Errorf("finding in the fixed incident: %s:%d: %s: %s", f.File, f.Line, f.Rule, f.Message)
+		}
+	}
+}
+
+// TestAppLayerReachesThroughWrappers: a retry wrapper in one package
+// around a client that retries in another multiplies; a function no loop
+// reaches is one attempt; two loops that call one function one after the
+// other give the worse, not the product.
+func TestAppLayerReachesThroughWrappers(t *testing.T) {
+	root := repoRoot(t)
+	text, stderr, code := runCLI(t, root, "--fail-on", "never", "testdata/topology/code/retrylint.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d; stderr: %s", code, stderr)
+	}
+	golden(t, "code-app.txt", text)
+	res := appChains(t, "testdata/topology/code/retrylint.yaml")
+	for _, w := range []struct {
+		target, formula string
+		origins         []string
+	}{
+		{"model", "(3+1)×(2+1) = 12", []string{"testdata/topology/code/app/retry/retry.go:12", "testdata/topology/code/app/client/client.go:19"}},
+		{"billing", "1", nil},
+		{"reports", "(4+1) = 5", []string{"testdata/topology/code/app/report/report.go:39"}},
+	} {
+		c := chainTo(t, res, w.target)
+		if c.Formula != w.formula {
+			t.Errorf("%s: formula %q, want %q", w.target, c.Formula, w.formula)
+		}
+		if got := c.Origins(); strings.Join(got, " ") != strings.Join(w.origins, " ") {
+			t.Errorf("%s: origins %v, want %v", w.target, got, w.origins)
+		}
+	}
+	for _, f := range res.Findings {
+		if f.Rule == "topology-code-drift" {
+			t.Errorf("drift reported where the file states nothing by hand: %s", f.Message)
+		}
+	}
+}
+
+// TestTopologyCodeDrift: a topology file that disagrees with the code is
+// reported with both locations, and the code's numbers are used; a call
+// that agrees is not reported.
+func TestTopologyCodeDrift(t *testing.T) {
+	res := appChains(t, "testdata/topology/code/drift/retrylint.yaml")
+	var drift []model.Finding
+	for _, f := range res.Findings {
+		if f.Rule == "topology-code-drift" {
+			drift = append(drift, f)
+		}
+	}
+	if len(drift) != 1 {
+		t.Fatalf("%d drift findings, want 1 (the reports call agrees with the code): %+v", len(drift), drift)
+	}
+	f := drift[0]
+	if f.Severity != model.Warning || f.File != "testdata/topology/code/drift/retrylint.yaml" || f.Line != 10 {
+		t.Errorf("drift finding %s %s:%d, want a warning at the file's retries: line", f.Severity, f.File, f.Line)
+	}
+	for _, want := range []string{"testdata/topology/code/drift/retrylint.yaml:10:9", "testdata/topology/code/drift/retrylint.yaml:11:9",
+		"testdata/topology/code/app/client/client.go:19:2", "retries 5 times", "the code retries 2 times", "[http-429, http-503]", "the code retries on [http-503]", "the code wins"} {
+		if !strings.Contains(f.Message, want) {
+			t.Errorf("drift message lacks %q: %s", want, f.Message)
+		}
+	}
+	if c := chainTo(t, res, "model"); c.Formula != "(3+1)×(2+1) = 12" {
+		t.Errorf("model: %q, want the code's (3+1)×(2+1) = 12", c.Formula)
+	}
+}
+
+// TestAppLayerInputErrors: a func that matches nothing, a func without
+// source:, and a source that is no package are input errors at their line.
+func TestAppLayerInputErrors(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{"nofunc.yaml", `testdata/topology/code/bad/nofunc.yaml:8:9: component worker: func "example.com/app/client.(*Client).Nothing": matches no function of ../app/...`},
+		{"nosource.yaml", "testdata/topology/code/bad/nosource.yaml:7:9: component worker: func: needs `source:` on the component"},
+		{"nopackage.yaml", `testdata/topology/code/bad/nopackage.yaml:5:5: component worker: source "../app/missing": `},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			out, stderr, code := runCLI(t, repoRoot(t), "testdata/topology/code/bad/"+c.file)
+			if code != 2 || out != "" {
+				t.Fatalf("exit %d, stdout %q; want 2 and nothing written", code, out)
+			}
+			if !strings.Contains(stderr, c.want) {
+				t.Errorf("stderr %q lacks %q", stderr, c.want)
+			}
+		})
+	}
+}
+
+// TestReportBaseShowsGoRetryChange: raising a Go loop's retries from 3 to
+// 5 changes the topology's worst case, and report --base says so.
+func TestReportBaseShowsGoRetryChange(t *testing.T) {
+	head := filepath.Join(repoRoot(t), "testdata", "report", "goretries", "head")
+	r := runCmd(t, head, "report", "--code", "./app/...", "--topology", "retrylint.yaml", "--base", "../base", "--format", "markdown", "--fail-on", "never")
+	if r.code != 0 {
+		t.Fatalf("exit %d; stderr: %s", r.code, r.stderr)
+	}
+	checkGolden(t, "goretries.md", r.stdout)
+	if !strings.Contains(r.stdout, "**gemini: 16 → 24**") {
+		t.Errorf("the report does not show gemini: 16 → 24:\n%s", r.stdout)
+	}
+}
