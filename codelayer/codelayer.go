@@ -9,11 +9,14 @@ package codelayer
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
+	"net/url"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,6 +46,9 @@ type fnInfo struct {
 	// wraps lists, per parameter, the loops that retry the function value
 	// the parameter holds: the function is a retry wrapper.
 	wraps map[int][]*retryloop.Loop
+	// hosts are the hosts of the URLs its body holds as string literals
+	// or constants.
+	hosts map[string]bool
 }
 
 // site is a call, or a function value passed on, in a function body.
@@ -103,6 +109,7 @@ func (ix *Index) add(p *packages.Package, res *retryloop.Result) {
 				}
 			}
 			fi.sites = ix.sites(info, decl.Body)
+			fi.hosts = hostsIn(info, decl.Body)
 			params := paramIndex(info, decl)
 			for _, l := range fi.loops {
 				for _, i := range retriedParams(info, l, params) {
@@ -321,7 +328,7 @@ type query struct {
 // multiplies most; an error when pattern names no function.
 func (ix *Index) Layers(source []string, label, pattern string) ([]topology.CodeLayer, error) {
 	re := matcher(pattern)
-	q := &query{ix: ix, targets: map[*types.Func]bool{}, memo: map[*types.Func]*best{}, busy: map[*types.Func]bool{}}
+	q := ix.newQuery()
 	for fn := range ix.funcs {
 		if re.MatchString(Name(fn)) {
 			q.targets[fn] = true
@@ -335,6 +342,35 @@ func (ix *Index) Layers(source []string, label, pattern string) ([]topology.Code
 	if len(q.targets) == 0 {
 		return nil, fmt.Errorf("matches no function of %s (name it as \"import/path.Func\" or \"import/path.(*Type).Method\")", label)
 	}
+	return q.layers(source), nil
+}
+
+// HostLayers is Layers for the functions of source whose body holds a URL
+// on host; found is false when none does.
+func (ix *Index) HostLayers(source []string, host string) (layers []topology.CodeLayer, found bool) {
+	q := ix.newQuery()
+	in := map[string]bool{}
+	for _, p := range source {
+		in[p] = true
+	}
+	for fn, fi := range ix.funcs {
+		if in[fi.pkg.PkgPath] && fi.hosts[host] {
+			q.targets[fn] = true
+		}
+	}
+	if len(q.targets) == 0 {
+		return nil, false
+	}
+	return q.layers(source), true
+}
+
+func (ix *Index) newQuery() *query {
+	return &query{ix: ix, targets: map[*types.Func]bool{}, memo: map[*types.Func]*best{}, busy: map[*types.Func]bool{}}
+}
+
+// layers is the worst case over the functions of source.
+func (q *query) layers(source []string) []topology.CodeLayer {
+	ix := q.ix
 	in := map[string]bool{}
 	for _, p := range source {
 		in[p] = true
@@ -354,13 +390,43 @@ func (ix *Index) Layers(source []string, label, pattern string) ([]topology.Code
 		}
 	}
 	if top == nil {
-		return nil, nil
+		return nil
 	}
 	out := make([]topology.CodeLayer, len(top.layers))
 	for i, l := range top.layers {
 		out[i] = ix.layer(l, top.fns[i])
 	}
-	return out, nil
+	return out
+}
+
+// hostsIn lists the hosts of the URLs a body holds: string literals and
+// string constants that parse as absolute URLs.
+func hostsIn(info *types.Info, body *ast.BlockStmt) map[string]bool {
+	out := map[string]bool{}
+	note := func(s string) {
+		if !strings.Contains(s, "://") {
+			return
+		}
+		if u, err := url.Parse(s); err == nil && u.Hostname() != "" {
+			out[strings.ToLower(u.Hostname())] = true
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BasicLit:
+			if n.Kind == token.STRING {
+				if s, err := strconv.Unquote(n.Value); err == nil {
+					note(s)
+				}
+			}
+		case *ast.Ident:
+			if c, ok := info.Uses[n].(*types.Const); ok && c.Val().Kind() == constant.String {
+				note(constant.StringVal(c.Val()))
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // worst is the worst case of loops on the way from fn to a target,

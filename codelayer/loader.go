@@ -31,11 +31,30 @@ var _ topology.Code = (*Loader)(nil)
 
 // Layers implements topology.Code.
 func (ld *Loader) Layers(dir, source, fn string) ([]topology.CodeLayer, error) {
+	ix, paths, err := ld.index(dir, source)
+	if err != nil {
+		return nil, err
+	}
+	return ix.Layers(paths, source, fn)
+}
+
+// HostLayers implements topology.Code.
+func (ld *Loader) HostLayers(dir, source, host string) ([]topology.CodeLayer, bool, error) {
+	ix, paths, err := ld.index(dir, source)
+	if err != nil {
+		return nil, false, err
+	}
+	layers, found := ix.HostLayers(paths, host)
+	return layers, found, nil
+}
+
+// index is the analysis of source, and its packages' import paths.
+func (ld *Loader) index(dir, source string) (*Index, []string, error) {
 	patterns := strings.Fields(source)
 	key := dir + "\x00" + strings.Join(patterns, "\x00")
 	paths, err := ld.list(key, dir, patterns)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ix := ld.Shared
 	if ix == nil || !ix.hasAll(paths) {
@@ -45,12 +64,12 @@ func (ld *Loader) Layers(dir, source, fn string) ([]topology.CodeLayer, error) {
 		if ix = ld.cache[key]; ix == nil {
 			ix, err = ld.Analyse(moduleDir(dir, patterns))
 			if err != nil {
-				return nil, &topology.SourceError{Msg: err.Error()}
+				return nil, nil, &topology.SourceError{Msg: err.Error()}
 			}
 			ld.cache[key] = ix
 		}
 	}
-	return ix.Layers(paths, source, fn)
+	return ix, paths, nil
 }
 
 func (ix *Index) hasAll(paths []string) bool {

@@ -16,6 +16,10 @@ type Code interface {
 	// first: nested loops multiply. No loop reaching it is no layer (one
 	// attempt). An error says what could not be read or matched.
 	Layers(dir, source, fn string) ([]CodeLayer, error)
+	// HostLayers is Layers for the functions whose code holds a URL on
+	// host (a string constant or literal); found is false when no function
+	// of source shows one.
+	HostLayers(dir, source, host string) (layers []CodeLayer, found bool, err error)
 }
 
 // SourceError is a `source:` that names no Go package that loads and
@@ -43,6 +47,18 @@ type CodeLayer struct {
 func (lk *linker) fromCode(c *Component) error {
 	code := lk.ld.opts.Code
 	for _, call := range c.Calls {
+		if call.Func == "" && c.Source != "" && code != nil && call.Kind == EdgeCall {
+			if to := lk.find(call.To, call.ToKind); to != nil && to.Kind == KindExternal && to.Host != "" {
+				layers, found, err := code.HostLayers(c.SourceDir, c.Source, to.Host)
+				if err != nil {
+					return lk.codeError(c, call, err)
+				}
+				if found {
+					lk.apply(c, call, layers, "no retry loop reaches a call of "+to.Host)
+				}
+			}
+			continue
+		}
 		if call.Func == "" {
 			continue
 		}
@@ -53,35 +69,52 @@ func (lk *linker) fromCode(c *Component) error {
 			continue
 		}
 		layers, err := code.Layers(c.SourceDir, c.Source, call.Func)
-		var se *SourceError
-		if errors.As(err, &se) {
-			return errorf(c.SourcePos, "component %s: source %q: %s", c.Name, c.Source, se.Msg)
-		}
 		if err != nil {
-			return errorf(call.FuncPos, "component %s: func %q: %v", c.Name, call.Func, err)
+			return lk.codeError(c, call, err)
 		}
-		lk.drift(c, call, layers)
-		call.Layers = layers
-		call.FromCode = true
-		call.Retries, call.Unbounded, call.Backoff = 0, false, nil
-		call.Predicate = Predicate{Any: true, Known: true}
-		call.RetryPos, call.Note = Pos{}, ""
-		if len(layers) == 0 {
-			continue
-		}
-		in := layers[len(layers)-1] // the innermost loop is the call's own policy
-		call.Retries, call.Unbounded, call.Predicate, call.Backoff = in.Retries, in.Unbounded, in.Predicate, in.Backoff
-		call.RetryPos, call.Note = in.Pos, in.Note
+		lk.apply(c, call, layers, "no retry loop reaches "+call.Func)
 	}
 	return nil
 }
 
+// codeError places an error of reading the code: at `source:` when the
+// packages did not load, at `func:` otherwise.
+func (lk *linker) codeError(c *Component, call *Call, err error) error {
+	var se *SourceError
+	if errors.As(err, &se) || call.Func == "" {
+		msg := err.Error()
+		if se != nil {
+			msg = se.Msg
+		}
+		return errorf(c.SourcePos, "component %s: source %q: %s", c.Name, c.Source, msg)
+	}
+	return errorf(call.FuncPos, "component %s: func %q: %v", c.Name, call.Func, err)
+}
+
+// apply makes the code's layers the policy of call, after checking what
+// the file states against them; none is written when no loop reaches the
+// callee (one attempt), as none says.
+func (lk *linker) apply(c *Component, call *Call, layers []CodeLayer, none string) {
+	lk.drift(c, call, layers, none)
+	call.Layers = layers
+	call.FromCode = true
+	call.Retries, call.Unbounded, call.Backoff = 0, false, nil
+	call.Predicate = Predicate{Any: true, Known: true}
+	call.RetryPos, call.Note = Pos{}, ""
+	if len(layers) == 0 {
+		return
+	}
+	in := layers[len(layers)-1] // the innermost loop is the call's own policy
+	call.Retries, call.Unbounded, call.Predicate, call.Backoff = in.Retries, in.Unbounded, in.Predicate, in.Backoff
+	call.RetryPos, call.Note = in.Pos, in.Note
+}
+
 // drift compares what the topology file states about call with what the
 // code does.
-func (lk *linker) drift(c *Component, call *Call, layers []CodeLayer) {
+func (lk *linker) drift(c *Component, call *Call, layers []CodeLayer, none string) {
 	codeRetries, codeUnbounded := 0, false
 	codePred := Predicate{Any: true, Known: true}
-	at := "no retry loop reaches " + call.Func
+	at := none
 	if n := len(layers); n > 0 {
 		in := layers[n-1]
 		codeUnbounded = in.Unbounded

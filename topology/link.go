@@ -135,6 +135,9 @@ func (lk *linker) merge(d *decl) error {
 	if p, ok := d.set["source"]; ok {
 		c.Source, c.SourcePos, c.SourceDir = d.c.Source, p, d.dir
 	}
+	if _, ok := d.set["url"]; ok {
+		c.URL, c.Host = d.c.URL, d.c.Host
+	}
 	if _, ok := d.set["emits"]; ok {
 		c.Emits, c.EmitsSet, c.EmitsPos = d.c.Emits, true, d.c.EmitsPos
 		over("emits")

@@ -291,6 +291,10 @@ type Component struct {
 	// its patterns are relative to (the topology file's).
 	SourcePos Pos
 	SourceDir string
+	// URL is an external API's address (topology file `url:`), Host its
+	// host: a call to it without `func:` is matched to the code's calls
+	// of URLs on that host.
+	URL, Host string
 	// Assumed: no manifest or declaration describes it; a reference created
 	// it with its kind's defaults.
 	Assumed bool

@@ -2,6 +2,7 @@ package topology
 
 import (
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,13 +35,15 @@ type decl struct {
 // Keys the topology file accepts, per level.
 var (
 	topKeys       = []string{"version", "budget", "include", "components"}
-	componentKeys = []string{"kind", "description", "source", "calls", "emits", "notifies", "runs",
+	componentKeys = []string{"kind", "description", "source", "url", "calls", "emits", "notifies", "runs",
 		"push_to", "max_retries", "task_count", "task_timeout", "max_delivery_attempts",
 		"retention", "min_backoff", "max_backoff", "ack_deadline"}
 	callKeys    = []string{"to", "func", "retries", "on", "backoff", "timeout", "awaits"}
 	backoffKeys = []string{"initial", "max", "multiplier", "jitter"}
 	// kindFields says which kinds a kind-specific field applies to.
 	kindFields = map[string][]Kind{
+		"source":                {KindApp, KindService},
+		"url":                   {KindExternal},
 		"runs":                  {KindJob, KindK8sJob},
 		"max_retries":           {KindJob, KindK8sJob},
 		"task_count":            {KindJob},
@@ -242,6 +245,16 @@ func (d *decl) field(file, key string, v *yaml.Node, where string) error {
 			return errorf(posOf(file, v), "%s: expected a Go package path", at)
 		}
 		c.Source = s
+	case "url":
+		s, ok := scalar(v)
+		host := ""
+		if ok {
+			host = urlHost(s)
+		}
+		if host == "" {
+			return errorf(posOf(file, v), "%s: expected a URL or host such as https://api.example.com", at)
+		}
+		c.URL, c.Host = s, host
 	case "emits":
 		c.Emits, err = signalList(file, v, at)
 		c.EmitsSet, c.EmitsPos = true, posOf(file, v)
@@ -453,4 +466,17 @@ func decodeCall(file string, n *yaml.Node, where string) (*Call, error) {
 		call.Backoff = b
 	}
 	return call, nil
+}
+
+// urlHost is the host of a URL, or of a bare host name; "" if neither.
+func urlHost(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.Contains(s, "://") {
+		s = "https://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil || strings.ContainsAny(u.Hostname(), " /") {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
 }

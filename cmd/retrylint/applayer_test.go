@@ -185,3 +185,30 @@ func TestReportBaseShowsGoRetryChange(t *testing.T) {
 		t.Errorf("the report does not show gemini: 16 → 24:\n%s", r.stdout)
 	}
 }
+
+// TestAppLayerByHost: a call without func: to an external with a url: is
+// matched to the code's calls of URLs on that host; a host the code never
+// names keeps what the file declares.
+func TestAppLayerByHost(t *testing.T) {
+	res := appChains(t, "testdata/topology/code/host/retrylint.yaml")
+	for _, w := range []struct{ target, formula, origin string }{
+		{"model-api", "(3+1)×(2+1) = 12", "testdata/topology/code/app/client/client.go:19"},
+		{"reports", "(4+1) = 5", "testdata/topology/code/app/report/report.go:39"},
+		{"elsewhere", "(2+1) = 3", "testdata/topology/code/host/retrylint.yaml:12"},
+	} {
+		c := chainTo(t, res, w.target)
+		o := c.Origins()
+		if c.Formula != w.formula || len(o) == 0 || o[len(o)-1] != w.origin {
+			t.Errorf("%s: %s from %v, want %s with the last factor from %s", w.target, c.Formula, o, w.formula, w.origin)
+		}
+	}
+	var drift []string
+	for _, f := range res.Findings {
+		if f.Rule == "topology-code-drift" {
+			drift = append(drift, f.Message)
+		}
+	}
+	if len(drift) != 1 || !strings.Contains(drift[0], "to reports") || !strings.Contains(drift[0], "report.go:39:2") {
+		t.Errorf("drift findings %q, want one for reports naming report.go:39:2", drift)
+	}
+}
