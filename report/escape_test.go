@@ -1,11 +1,11 @@
 package report
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 func TestEscapeText(t *testing.T) {

@@ -1,13 +1,13 @@
 package report
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"bytes"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 // MarkdownOptions control the Markdown report.

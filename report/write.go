@@ -5,11 +5,11 @@
 package report
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 // WriteJSON writes the result as SPEC §6 JSON.

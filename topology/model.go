@@ -6,9 +6,9 @@
 package topology
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"sort"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 // Kind is the kind of a component (SPEC §3).

@@ -13,9 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retrylint/retrylint/model"
-
 	"github.com/retrylint/retrylint/internal/shareddata"
+	"github.com/retrylint/retrylint/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/topology/golden")
