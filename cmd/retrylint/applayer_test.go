@@ -127,7 +127,7 @@ func TestAppLayerReachesThroughWrappers(t *testing.T) {
 // reported with both locations, and the code's numbers are used; a call
 // that agrees is not reported.
 func TestTopologyCodeDrift(t *testing.T) {
-	res := appChains(t, "testdata/topology/code/drift/retrylint.yaml")
+	res := appChains(t, "testdata/topology/code/drift.topology.yaml")
 	var drift []model.Finding
 	for _, f := range res.Findings {
 		if f.Rule == "topology-code-drift" {
@@ -138,10 +138,10 @@ func TestTopologyCodeDrift(t *testing.T) {
 		t.Fatalf("%d drift findings, want 1 (the reports call agrees with the code): %+v", len(drift), drift)
 	}
 	f := drift[0]
-	if f.Severity != model.Warning || f.File != "testdata/topology/code/drift/retrylint.yaml" || f.Line != 10 {
+	if f.Severity != model.Warning || f.File != "testdata/topology/code/drift.topology.yaml" || f.Line != 10 {
 		t.Errorf("drift finding %s %s:%d, want a warning at the file's retries: line", f.Severity, f.File, f.Line)
 	}
-	for _, want := range []string{"testdata/topology/code/drift/retrylint.yaml:10:9", "testdata/topology/code/drift/retrylint.yaml:11:9",
+	for _, want := range []string{"testdata/topology/code/drift.topology.yaml:10:9", "testdata/topology/code/drift.topology.yaml:11:9",
 		"testdata/topology/code/app/client/client.go:19:2", "retries 5 times", "the code retries 2 times", "[http-429, http-503]", "the code retries on [http-503]", "the code wins"} {
 		if !strings.Contains(f.Message, want) {
 			t.Errorf("drift message lacks %q: %s", want, f.Message)
@@ -153,15 +153,19 @@ func TestTopologyCodeDrift(t *testing.T) {
 }
 
 // TestAppLayerInputErrors: a func that matches nothing, a func without
-// source:, and a source that is no package are input errors at their line.
+// source:, a source that is no package, one that does not type-check (the
+// Go error with its file:line:col) and one outside the given paths are
+// input errors at their line.
 func TestAppLayerInputErrors(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
-		{"nofunc.yaml", `testdata/topology/code/bad/nofunc.yaml:8:9: component worker: func "example.com/app/client.(*Client).Nothing": matches no function of ../app/...`},
-		{"nosource.yaml", "testdata/topology/code/bad/nosource.yaml:7:9: component worker: func: needs `source:` on the component"},
-		{"nopackage.yaml", `testdata/topology/code/bad/nopackage.yaml:5:5: component worker: source "../app/missing": `},
+		{"bad-nofunc.yaml", `testdata/topology/code/bad-nofunc.yaml:8:9: component worker: func "example.com/app/client.(*Client).Nothing": matches no function of ./app/...`},
+		{"bad-nosource.yaml", "testdata/topology/code/bad-nosource.yaml:7:9: component worker: func: needs `source:` on the component"},
+		{"bad-nopackage.yaml", `testdata/topology/code/bad-nopackage.yaml:5:5: component worker: source "./app/missing": `},
+		{"broken/retrylint.yaml", `testdata/topology/code/broken/retrylint.yaml:5:5: component worker: source "./app/...": testdata/topology/code/broken/app/main.go:4:7: undefined: undefinedName`},
+		{"outside/retrylint.yaml", `testdata/topology/code/outside/retrylint.yaml:5:5: component worker: source "../app/..." is outside the given paths`},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			out, stderr, code := runCLI(t, repoRoot(t), "testdata/topology/code/bad/"+c.file)
+			out, stderr, code := runCLI(t, repoRoot(t), "testdata/topology/code/"+c.file)
 			if code != 2 || out != "" {
 				t.Fatalf("exit %d, stdout %q; want 2 and nothing written", code, out)
 			}
@@ -190,11 +194,11 @@ func TestReportBaseShowsGoRetryChange(t *testing.T) {
 // matched to the code's calls of URLs on that host; a host the code never
 // names keeps what the file declares.
 func TestAppLayerByHost(t *testing.T) {
-	res := appChains(t, "testdata/topology/code/host/retrylint.yaml")
+	res := appChains(t, "testdata/topology/code/host.topology.yaml")
 	for _, w := range []struct{ target, formula, origin string }{
 		{"model-api", "(3+1)×(2+1) = 12", "testdata/topology/code/app/client/client.go:19"},
 		{"reports", "(4+1) = 5", "testdata/topology/code/app/report/report.go:39"},
-		{"elsewhere", "(2+1) = 3", "testdata/topology/code/host/retrylint.yaml:12"},
+		{"elsewhere", "(2+1) = 3", "testdata/topology/code/host.topology.yaml:12"},
 	} {
 		c := chainTo(t, res, w.target)
 		o := c.Origins()

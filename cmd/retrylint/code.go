@@ -406,9 +406,38 @@ func codeLoader(wd string, cfg *config.Config, tags []string, shared *codelayer.
 	return &codelayer.Loader{Shared: shared, Tags: tags, Analyse: func(dir string, patterns []string) (*codelayer.Index, error) {
 		_, g, err := analyseCode(codeConfig{Dir: dir, Patterns: patterns, Tags: tags,
 			Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers}, nil)
+		var inErr *inputError
+		if errors.As(err, &inErr) {
+			return nil, errors.New(firstCodeError(inErr.lines, dir, wd))
+		}
 		if err != nil {
 			return nil, err
 		}
 		return codelayer.FromGraph(g, wd), nil
 	}}
+}
+
+// firstCodeError is the first of the load or type errors of an app's
+// packages, its file relative to wd instead of dir, and how many more
+// there are: one line for the topology's error at `source:`.
+func firstCodeError(lines []string, dir, wd string) string {
+	if len(lines) == 0 {
+		return "the packages do not type-check"
+	}
+	first := lines[0]
+	if file, rest, ok := strings.Cut(first, ":"); ok && !filepath.IsAbs(file) {
+		if _, err := os.Stat(filepath.Join(dir, file)); err == nil {
+			first = relPath(wd, filepath.Join(dir, file)) + ":" + rest
+		}
+	}
+	errs := 0
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "retrylint: ") { // the build tags hint
+			errs++
+		}
+	}
+	if errs > 1 {
+		first += fmt.Sprintf(" (and %d more errors)", errs-1)
+	}
+	return first
 }
