@@ -4,30 +4,16 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
-
-	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
-
-	"github.com/retrylint/retrylint/analyzer/retryloop"
 )
 
-// analyse indexes the packages of patterns under dir, as the code half
-// does.
+// analyse indexes the packages of patterns under dir.
 func analyse(t *testing.T, dir string, patterns ...string) *Index {
 	t.Helper()
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Dir: dir}, patterns...)
+	ix, err := Analyse(dir, patterns, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if packages.PrintErrors(pkgs) > 0 {
-		t.Fatal("packages do not load")
-	}
-	g, err := checker.Analyze([]*analysis.Analyzer{retryloop.Analyzer}, pkgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return FromGraph(g, dir)
+	return ix
 }
 
 var appDir = filepath.Join("..", "testdata", "topology", "code", "app")

@@ -1,12 +1,16 @@
 package codelayer
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/retrylint/retrylint/analyzer/retryloop"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -156,4 +160,29 @@ func moduleDir(dir string, patterns []string) (string, []string) {
 		}
 	}
 	return root, out
+}
+
+// Analyse runs the retry model over the packages of patterns, relative to
+// dir, with the analyzers' default settings, and indexes them; paths are
+// reported relative to workDir. retrylint's commands analyse with the
+// configuration's settings instead (and the code rules with them).
+func Analyse(dir string, patterns []string, workDir string) (*Index, error) {
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Dir: dir}, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	var errs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			errs = append(errs, e.Error())
+		}
+	})
+	if len(errs) > 0 {
+		return nil, errors.New(errs[0])
+	}
+	g, err := checker.Analyze([]*analysis.Analyzer{retryloop.Analyzer}, pkgs, nil)
+	if err != nil {
+		return nil, err
+	}
+	return FromGraph(g, workDir), nil
 }
