@@ -216,3 +216,18 @@ func TestAppLayerByHost(t *testing.T) {
 		t.Errorf("drift findings %q, want one for reports naming report.go:39:2", drift)
 	}
 }
+
+// TestVerboseListsCodeLayers: --verbose says which calls were read from
+// code, loop by loop.
+func TestVerboseListsCodeLayers(t *testing.T) {
+	_, stderr, _ := runCLI(t, repoRoot(t), "--verbose", "--fail-on", "never", "testdata/topology/code/retrylint.yaml")
+	for _, want := range []string{
+		"testdata/topology/code/app/retry/retry.go:12:2: worker → model: read from code: 3 retries on any failure in retry.Do\n",
+		"testdata/topology/code/app/client/client.go:19:2: worker → model: read from code: 2 retries on [http-503] in client.(*Client).Generate\n",
+		"testdata/topology/code/retrylint.yaml:13:13: worker → billing: read from code: no retry loop reaches it (one attempt)\n",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("--verbose lacks %q:\n%s", want, stderr)
+		}
+	}
+}

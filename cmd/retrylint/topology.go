@@ -48,7 +48,7 @@ Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
 	f.gate.register(cmd)
 	fl := cmd.Flags()
 	fl.IntVar(&f.budget, "budget", 0, "the most executions `N` of any component per event; over it amplification is an error")
-	fl.BoolVar(&f.verbose, "verbose", false, "list skipped files, topology-file overrides and assumed components on standard error")
+	fl.BoolVar(&f.verbose, "verbose", false, "list skipped files, topology-file overrides, assumed components and the calls read from Go code on standard error")
 	return cmd
 }
 
@@ -117,7 +117,8 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 	return res, g, nil
 }
 
-// writeVerbose lists what was skipped and what the topology file overrode.
+// writeVerbose lists what was skipped, what the topology file overrode and
+// which calls were read from an app's Go code.
 func writeVerbose(w io.Writer, g *topology.Graph) {
 	esc := report.EscapeLineStart
 	for _, s := range g.Skipped {
@@ -132,6 +133,22 @@ func writeVerbose(w io.Writer, g *topology.Graph) {
 		}
 		if c.Assumed {
 			fmt.Fprintf(w, "%s: %s: assumed %s (%s)\n", esc(c.Pos.String()), report.EscapeText(c.Name), c.Kind, topology.KindDefaults(c.Kind))
+		}
+	}
+	for _, e := range g.Edges {
+		if !e.FromCode {
+			continue
+		}
+		if len(e.Layers) == 0 {
+			fmt.Fprintf(w, "%s: %s → %s: read from code: no retry loop reaches it (one attempt)\n", esc(e.Pos.String()), report.EscapeText(e.From.Name), report.EscapeText(e.To.Name))
+			continue
+		}
+		for _, l := range e.Layers {
+			n := fmt.Sprintf("%d retries", l.Retries)
+			if l.Unbounded {
+				n = "unbounded retries (" + l.Note + ")"
+			}
+			fmt.Fprintf(w, "%s: %s → %s: read from code: %s on %s in %s\n", esc(l.Pos.String()), report.EscapeText(e.From.Name), report.EscapeText(e.To.Name), n, l.Predicate, report.EscapeText(l.Func))
 		}
 	}
 }
