@@ -231,3 +231,18 @@ func TestVerboseListsCodeLayers(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceLayerFromCode: a cloudrun.service with source: is read like
+// an app, and its code's layers multiply under a push subscription's
+// redelivery.
+func TestServiceLayerFromCode(t *testing.T) {
+	res := appChains(t, "testdata/topology/code/service.topology.yaml")
+	c := chainTo(t, res, "model")
+	want := []string{"testdata/topology/code/service.topology.yaml:8", "testdata/topology/code/app/retry/retry.go:12", "testdata/topology/code/app/client/client.go:19"}
+	if c.Formula != "(4+1)×(3+1)×(2+1) = 60" || strings.Join(c.Origins(), " ") != strings.Join(want, " ") {
+		t.Errorf("model: %s from %v, want (4+1)×(3+1)×(2+1) = 60 from %v", c.Formula, c.Origins(), want)
+	}
+	if n := len(c.Factors); n != 3 || c.Factors[1].From != "worker" || c.Factors[2].From != "worker" {
+		t.Errorf("factors %+v, want the delivery and the two nested loops of worker's call", c.Factors)
+	}
+}
