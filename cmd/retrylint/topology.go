@@ -33,9 +33,10 @@ func newTopologyCmd() *cobra.Command {
 		Long: `Loads manifests (files, directories walked recursively, globs): Cloud Run jobs
 and services, Cloud Workflows source, Pub/Sub subscriptions, Eventarc triggers,
 Cloud Scheduler jobs, Cloud Tasks queues, Kubernetes jobs, Terraform (.tf: the
-files of a directory are one module) and retrylint topology files. Builds the
-graph of retry layers, multiplies attempts along every path and runs the
-topology rules.
+files of a directory are one module) and retrylint topology files; an app
+whose topology entry names its Go packages (source:) has the calls that name
+a func: read from the retry loops of its code. Builds the graph of retry
+layers, multiplies attempts along every path and runs the topology rules.
 
 Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
 2 invalid input (with file:line:col) or a bad flag.`,
