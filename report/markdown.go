@@ -284,7 +284,7 @@ func (m *mdWriter) event(r *model.Result, root string) {
 		if c.Estimate != "" {
 			formula += " (" + mdText(c.Estimate) + ")"
 		}
-		if !m.add(fmt.Sprintf("| %s | %s | %s | %s | %s |\n", mdText(c.Target), chainAttempts(c), formula, origins(c), mdText(strings.Join(c.Path, " → ")))) {
+		if !m.add(fmt.Sprintf("| %s | %s | %s | %s | %s |\n", mdText(c.Target), chainAttempts(c), formula, m.origins(c), mdText(strings.Join(c.Path, " → ")))) {
 			left++
 		}
 	}
@@ -543,16 +543,29 @@ func mermaidText(s string) string {
 	return strings.NewReplacer(`"`, "#quot;", "`", "#96;", "\n", " ", "<", "#lt;", ">", "#gt;").Replace(s)
 }
 
-// origins lists where the factors of a chain that multiply come from, as
-// code spans in path order.
-func origins(c model.Chain) string {
+// origins lists where the factors of a chain that multiply come from, in
+// path order, each a code span linked like a finding's place.
+func (m *mdWriter) origins(c model.Chain) string {
+	if c.Formula == "1" {
+		return ""
+	}
 	var out []string
-	for _, o := range c.Origins() {
-		if o == model.Elision {
-			out = append(out, o)
+	if c.OmittedFactors > 0 {
+		out = append(out, model.Elision)
+	}
+	for _, f := range c.Factors {
+		if !f.Multiplies() || f.File == "" {
 			continue
 		}
-		out = append(out, "`"+mdCode(o)+"`")
+		o := "`" + mdCode(f.Origin()) + "`"
+		if m.opts.LinkBase != "" {
+			url := strings.TrimSuffix(m.opts.LinkBase, "/") + "/" + fileURI(f.File)
+			if f.Line > 0 {
+				url += fmt.Sprintf("#L%d", f.Line)
+			}
+			o = fmt.Sprintf("[%s](%s)", o, url)
+		}
+		out = append(out, o)
 	}
 	return strings.Join(out, " × ")
 }
