@@ -28,17 +28,30 @@ type layerEdge struct {
 // dead reports whether the edge retries but its predicate never matches
 // the failure that comes up from below: a retry layer that does nothing.
 func (e layerEdge) dead() bool {
-	return !e.Effective && (e.Retries == nil || *e.Retries > 0)
+	return !e.Effective && (e.Retries == nil || *e.Retries > 0) && !e.innerMultiplies()
 }
 
 // multiplies reports whether the edge multiplies executions.
 func (e layerEdge) multiplies() bool {
-	return e.Effective && (e.Attempts == nil || *e.Attempts > 1)
+	return e.Multiplies() || e.innerMultiplies()
+}
+
+// innerMultiplies reports whether a further loop of the call multiplies.
+func (e layerEdge) innerMultiplies() bool {
+	for _, f := range e.inner {
+		if f.Multiplies() {
+			return true
+		}
+	}
+	return false
 }
 
 // label is the edge's factor: "×4 (3 retries)", "×∞ (unbounded)",
 // "dead: 2 retries never match", or "" for a plain invocation.
 func (e layerEdge) label() string {
+	if len(e.inner) > 0 {
+		return e.originLabel() // the loops of one call: each with its place
+	}
 	switch {
 	case e.dead() && e.Retries == nil:
 		return "dead: unbounded retries never match"
