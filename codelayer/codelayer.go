@@ -534,6 +534,7 @@ func (ix *Index) layer(l *retryloop.Loop, fn *types.Func) topology.CodeLayer {
 	cl := topology.CodeLayer{Pos: topology.Pos{File: filepath.ToSlash(file), Line: p.Line, Col: p.Column},
 		Func: shortName(fn), Predicate: predicate(l), Backoff: backoff(l)}
 	cl.Retries, cl.Unbounded = retriesOf(l)
+	cl.CountUnknown = cl.Unbounded && l.Bound != retryloop.BoundNone
 	if cl.Unbounded {
 		switch l.Bound {
 		case retryloop.BoundDeadline:

@@ -39,6 +39,11 @@ type CodeLayer struct {
 	Pos       Pos    // the loop in its Go file
 	Func      string // the function holding the loop, for messages
 	Note      string // how the retries were read, when not a plain count
+	// CountUnknown: something bounds the loop (an attempt limit that is
+	// not a constant, a deadline, the context) but not a count the
+	// analysis can read; Unbounded is the worst case, and a `retries:`
+	// written on the call gives the count instead.
+	CountUnknown bool
 }
 
 // fromCode fills the calls of an app whose `source:` is read with the
@@ -120,6 +125,13 @@ func (lk *linker) codeError(c *Component, call *Call, err error) error {
 // callee (one attempt), as none says.
 func (lk *linker) apply(c *Component, call *Call, layers []CodeLayer, none string) {
 	lk.drift(c, call, layers, none)
+	if n := len(layers); n > 0 && layers[n-1].CountUnknown && call.RetryPos.IsValid() {
+		// The code cannot say how often; the file does.
+		layers = append([]CodeLayer(nil), layers...)
+		in := &layers[n-1]
+		in.Retries, in.Unbounded, in.Pos = call.Retries, call.Unbounded, call.RetryPos
+		in.Note = "retries from the topology file: the code's limit (" + in.Note + ") has no count the analysis can read"
+	}
 	call.Layers = layers
 	call.FromCode = true
 	call.Retries, call.Unbounded, call.Backoff = 0, false, nil
@@ -150,7 +162,8 @@ func (lk *linker) drift(c *Component, call *Call, layers []CodeLayer, none strin
 		}
 	}
 	var diffs []string
-	if call.RetryPos.IsValid() && (call.Unbounded != codeUnbounded || call.Retries != codeRetries) {
+	countUnknown := len(layers) > 0 && layers[len(layers)-1].CountUnknown
+	if call.RetryPos.IsValid() && !countUnknown && (call.Unbounded != codeUnbounded || call.Retries != codeRetries) {
 		diffs = append(diffs, fmt.Sprintf("the file says %s (%s), the code %s",
 			retriesWord(call.Retries, call.Unbounded), call.RetryPos, retriesWord(codeRetries, codeUnbounded)))
 	}

@@ -246,3 +246,21 @@ func TestServiceLayerFromCode(t *testing.T) {
 		t.Errorf("factors %+v, want the delivery and the two nested loops of worker's call", c.Factors)
 	}
 }
+
+// TestAppLayerCountFromFile: a loop bounded by a setting read at run time
+// has no count in the code; the call's retries: gives it, without drift,
+// and without one the worst case is unbounded.
+func TestAppLayerCountFromFile(t *testing.T) {
+	res := appChains(t, "testdata/topology/code/limits.topology.yaml")
+	if c := chainTo(t, res, "status"); c.Formula != "(4+1) = 5" || strings.Join(c.Origins(), " ") != "testdata/topology/code/limits.topology.yaml:11" {
+		t.Errorf("status: %s from %v, want (4+1) = 5 from the file's retries:", c.Formula, c.Origins())
+	}
+	if c := chainTo(t, res, "status-unset"); !c.Unbounded || strings.Join(c.Origins(), " ") != "testdata/topology/code/app/poll/poll.go:17" {
+		t.Errorf("status-unset: %s from %v, want unbounded from the loop", c.Formula, c.Origins())
+	}
+	for _, f := range res.Findings {
+		if f.Rule == "topology-code-drift" {
+			t.Errorf("drift where the code has no count: %s", f.Message)
+		}
+	}
+}
