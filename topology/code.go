@@ -3,7 +3,6 @@ package topology
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 )
 
@@ -52,11 +51,6 @@ type CodeLayer struct {
 // and the code wins.
 func (lk *linker) fromCode(c *Component) error {
 	code := lk.ld.opts.Code
-	if c.Source != "" && code != nil {
-		if err := lk.sourceWithin(c); err != nil {
-			return err
-		}
-	}
 	for _, call := range c.Calls {
 		if call.Func == "" && c.Source != "" && code != nil && call.Kind == EdgeCall {
 			if to := lk.find(call.To, call.ToKind); to != nil && to.Kind == KindExternal && to.Host != "" {
@@ -84,24 +78,6 @@ func (lk *linker) fromCode(c *Component) error {
 			return lk.codeError(c, call, err)
 		}
 		lk.apply(c, call, layers, "no retry loop reaches "+call.Func)
-	}
-	return nil
-}
-
-// sourceWithin refuses a `source:` whose directory patterns leave the
-// given paths, as an include: that does is refused.
-func (lk *linker) sourceWithin(c *Component) error {
-	for _, p := range strings.Fields(c.Source) {
-		if p != "." && p != ".." && !strings.HasPrefix(p, "./") && !strings.HasPrefix(p, "../") {
-			continue // an import path, resolved by the go command
-		}
-		dir := filepath.Join(c.SourceDir, strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/"))
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			dir = real
-		}
-		if !lk.ld.within(dir) {
-			return errorf(c.SourcePos, "component %s: source %q is outside the given paths; only packages under %s are read", c.Name, p, lk.ld.display(lk.ld.roots[0]))
-		}
 	}
 	return nil
 }
