@@ -6,6 +6,7 @@
 package model
 
 import (
+	"fmt"
 	"sort"
 )
 
@@ -125,4 +126,42 @@ func SortFindings(fs []Finding) {
 		}
 		return a.Message < b.Message
 	})
+}
+
+// Origin is where a factor's number comes from: the manifest, topology
+// file or Go file and line of its retry setting, "file:line".
+func (f Factor) Origin() string {
+	if f.File == "" {
+		return ""
+	}
+	if f.Line == 0 {
+		return f.File
+	}
+	return fmt.Sprintf("%s:%d", f.File, f.Line)
+}
+
+// Multiplies reports whether the factor multiplies executions.
+func (f Factor) Multiplies() bool {
+	return f.Effective && (f.Attempts == nil || *f.Attempts > 1)
+}
+
+// Origins lists, in path order, where the factors that multiply the chain
+// come from; a chain that keeps only its last factors starts with Elision
+// when an omitted one multiplies or may.
+func (c Chain) Origins() []string {
+	if c.Formula == "1" {
+		return nil
+	}
+	var out []string
+	if c.OmittedFactors > 0 {
+		out = append(out, Elision)
+	}
+	for _, f := range c.Factors {
+		if f.Multiplies() {
+			if o := f.Origin(); o != "" {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
 }

@@ -36,8 +36,8 @@ func chainsJSON(g *topology.Graph) int {
 		out.Chains = append(out.Chains, c.Report())
 	}
 	w := &countWriter{}
+	// One line a chain, as the JSON writer writes them.
 	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ") // as the JSON writer indents
 	if err := enc.Encode(out); err != nil {
 		panic(err)
 	}

@@ -25,6 +25,9 @@ type Factor struct {
 // predicate matches a signal the callee emits to it, 1 otherwise; a job
 // running its container also multiplies by its task count.
 func FactorOf(e *topology.Edge) Factor {
+	if len(e.Layers) > 1 {
+		return layersFactor(e)
+	}
 	f := Factor{Edge: e, Count: One, Tasks: 1}
 	f.Retrying = e.Unbounded || e.Retries > 0
 	emitted := e.EmitsTo()
@@ -48,6 +51,31 @@ func FactorOf(e *topology.Edge) Factor {
 		}
 	}
 	f.Term = term
+	return f
+}
+
+// layersFactor is the factor of a call that nested retry loops of the
+// caller's code make: each loop whose predicate matches what the callee
+// emits multiplies by its (retries+1).
+func layersFactor(e *topology.Edge) Factor {
+	f := Factor{Edge: e, Count: One, Tasks: 1}
+	emitted := e.EmitsTo()
+	var terms []string
+	for _, l := range e.Layers {
+		f.Retrying = f.Retrying || l.Unbounded || l.Retries > 0
+		if !(l.Unbounded || l.Retries > 0) || len(emitted) == 0 || !l.Predicate.MatchesAny(emitted) {
+			continue
+		}
+		f.Effective = true
+		if l.Unbounded {
+			f.Count = f.Count.Mul(Count{Unbounded: true})
+			terms = append(terms, "∞")
+		} else {
+			f.Count = f.Count.Mul(Count{N: int64(l.Retries) + 1})
+			terms = append(terms, "("+strconv.Itoa(l.Retries)+"+1)")
+		}
+	}
+	f.Term = strings.Join(terms, "×")
 	return f
 }
 
@@ -644,6 +672,10 @@ func (c *Chain) Report() model.Chain {
 	}
 	for _, f := range factors {
 		e := f.Edge
+		if len(e.Layers) > 1 {
+			rc.Factors = append(rc.Factors, layerFactors(f)...)
+			continue
+		}
 		rf := model.Factor{From: e.From.Name, To: e.To.Name, Effective: f.Effective,
 			File: e.Pos.File, Line: e.Pos.Line}
 		if e.RetryPos.IsValid() {
@@ -660,4 +692,29 @@ func (c *Chain) Report() model.Chain {
 		rc.Factors = append(rc.Factors, rf)
 	}
 	return rc
+}
+
+// layerFactors lists the nested retry loops of a call read from code, one
+// factor each, outermost first, each at its loop.
+func layerFactors(f Factor) []model.Factor {
+	e := f.Edge
+	emitted := e.EmitsTo()
+	out := make([]model.Factor, 0, len(e.Layers))
+	for _, l := range e.Layers {
+		effective := (l.Unbounded || l.Retries > 0) && len(emitted) > 0 && l.Predicate.MatchesAny(emitted)
+		rf := model.Factor{From: e.From.Name, To: e.To.Name, Effective: effective, File: l.Pos.File, Line: l.Pos.Line}
+		a := 1
+		if !l.Unbounded {
+			r := l.Retries
+			rf.Retries = &r
+			if effective {
+				a = r + 1
+			}
+		}
+		if !(l.Unbounded && effective) {
+			rf.Attempts = &a
+		}
+		out = append(out, rf)
+	}
+	return out
 }

@@ -1,13 +1,13 @@
 package report
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 // Baseline is a set of accepted findings, by fingerprint, so that a team

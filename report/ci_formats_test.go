@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"bytes"
 	"encoding/json"
 	"os"
@@ -10,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 func TestGitHubAnnotations(t *testing.T) {

@@ -1,11 +1,11 @@
 package report
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"encoding/json"
 	"io"
 	"strings"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 // Code Climate issues, as GitLab's Code Quality report reads them.

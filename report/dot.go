@@ -1,12 +1,12 @@
 package report
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"bytes"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 // WriteDOT writes the layer graph of every chain for Graphviz: one node per

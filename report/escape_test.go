@@ -1,12 +1,12 @@
 package report
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 func TestEscapeText(t *testing.T) {

@@ -1,11 +1,11 @@
 package report
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 // WriteGitHub writes one GitHub Actions workflow command a finding

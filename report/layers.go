@@ -1,10 +1,11 @@
 package report
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"fmt"
 	"sort"
+	"strings"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 // layerGraph is the graph of retry layers that the chains' witness paths
@@ -19,22 +20,38 @@ type layerGraph struct {
 // layerEdge is one invocation on a witness path.
 type layerEdge struct {
 	model.Factor
+	// inner are the further factors of the same invocation: the nested
+	// retry loops of the caller's Go code, outermost first after Factor.
+	inner []model.Factor
 }
 
 // dead reports whether the edge retries but its predicate never matches
 // the failure that comes up from below: a retry layer that does nothing.
 func (e layerEdge) dead() bool {
-	return !e.Effective && (e.Retries == nil || *e.Retries > 0)
+	return !e.Effective && (e.Retries == nil || *e.Retries > 0) && !e.innerMultiplies()
 }
 
 // multiplies reports whether the edge multiplies executions.
 func (e layerEdge) multiplies() bool {
-	return e.Effective && (e.Attempts == nil || *e.Attempts > 1)
+	return e.Multiplies() || e.innerMultiplies()
+}
+
+// innerMultiplies reports whether a further loop of the call multiplies.
+func (e layerEdge) innerMultiplies() bool {
+	for _, f := range e.inner {
+		if f.Multiplies() {
+			return true
+		}
+	}
+	return false
 }
 
 // label is the edge's factor: "×4 (3 retries)", "×∞ (unbounded)",
 // "dead: 2 retries never match", or "" for a plain invocation.
 func (e layerEdge) label() string {
+	if len(e.inner) > 0 {
+		return e.originLabel() // the loops of one call: each with its place
+	}
 	switch {
 	case e.dead() && e.Retries == nil:
 		return "dead: unbounded retries never match"
@@ -48,6 +65,61 @@ func (e layerEdge) label() string {
 		return fmt.Sprintf("×%d", *e.Attempts)
 	}
 	return ""
+}
+
+// originLabel is the edge's label with where its numbers come from, the
+// file's base name and line: "×4 (3 retries, client.go:30)"; the nested
+// loops of one call each with their own.
+func (e layerEdge) originLabel() string {
+	if len(e.inner) == 0 {
+		l := e.label()
+		o := shortOrigin(e.Factor)
+		switch {
+		case l == "" || o == "":
+			return l
+		case strings.HasSuffix(l, ")"):
+			return strings.TrimSuffix(l, ")") + ", " + o + ")"
+		}
+		return l + " (" + o + ")"
+	}
+	total := 1
+	var parts []string
+	unbounded := false
+	for _, f := range append([]model.Factor{e.Factor}, e.inner...) {
+		if !f.Multiplies() {
+			continue
+		}
+		if f.Attempts == nil {
+			unbounded = true
+		} else {
+			total *= *f.Attempts
+		}
+		r := "unbounded"
+		if f.Retries != nil {
+			r = plural(*f.Retries, "retry", "retries")
+		}
+		if o := shortOrigin(f); o != "" {
+			r += ", " + o
+		}
+		parts = append(parts, r)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	n := fmt.Sprint(total)
+	if unbounded {
+		n = "∞"
+	}
+	return "×" + n + " (" + strings.Join(parts, "; ") + ")"
+}
+
+// shortOrigin is a factor's origin with the file's base name.
+func shortOrigin(f model.Factor) string {
+	o := f.Origin()
+	if i := strings.LastIndexByte(o, '/'); i >= 0 {
+		o = o[i+1:]
+	}
+	return o
 }
 
 // plural formats n with the singular or plural noun.
@@ -93,13 +165,21 @@ func layersOf(r *model.Result, root string) *layerGraph {
 				addNode(n)
 			}
 		}
-		for _, f := range c.Factors {
+		added := false // the previous factor of this chain added an edge
+		for i, f := range c.Factors {
 			addNode(f.From)
 			addNode(f.To)
 			key := [2]string{f.From, f.To}
+			if i > 0 && added && c.Factors[i-1].From == f.From && c.Factors[i-1].To == f.To {
+				last := &g.edges[len(g.edges)-1]
+				last.inner = append(last.inner, f)
+				continue
+			}
+			added = false
 			if !seenEdge[key] {
 				seenEdge[key] = true
-				g.edges = append(g.edges, layerEdge{f})
+				g.edges = append(g.edges, layerEdge{Factor: f})
+				added = true
 			}
 		}
 	}

@@ -1,13 +1,13 @@
 package report
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"bytes"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 // MarkdownOptions control the Markdown report.
@@ -276,15 +276,15 @@ func (m *mdWriter) event(r *model.Result, root string) {
 	if fold {
 		m.printf("<details><summary>Worst case of %d components</summary>\n\n", len(rows))
 	}
-	m.printf("| component | worst-case executions | formula | path |\n")
-	m.printf("|---|---:|---|---|\n")
+	m.printf("| component | worst-case executions | formula | factors from | path |\n")
+	m.printf("|---|---:|---|---|---|\n")
 	left := 0
 	for _, c := range rows {
 		formula := "`" + mdCode(c.Formula) + "`"
 		if c.Estimate != "" {
 			formula += " (" + mdText(c.Estimate) + ")"
 		}
-		if !m.add(fmt.Sprintf("| %s | %s | %s | %s |\n", mdText(c.Target), chainAttempts(c), formula, mdText(strings.Join(c.Path, " → ")))) {
+		if !m.add(fmt.Sprintf("| %s | %s | %s | %s | %s |\n", mdText(c.Target), chainAttempts(c), formula, m.origins(c), mdText(strings.Join(c.Path, " → ")))) {
 			left++
 		}
 	}
@@ -357,7 +357,7 @@ func (m *mdWriter) drawMermaid(g *layerGraph) {
 			arrow = "==>"
 			multiplying = append(multiplying, i)
 		}
-		if l := e.label(); l != "" {
+		if l := e.originLabel(); l != "" {
 			m.printf("  %s %s|\"%s\"| %s\n", id[e.From], arrow, mermaidText(l), id[e.To])
 		} else {
 			m.printf("  %s %s %s\n", id[e.From], arrow, id[e.To])
@@ -541,4 +541,31 @@ func mdCode(s string) string {
 // mermaidText makes s safe inside a quoted Mermaid label.
 func mermaidText(s string) string {
 	return strings.NewReplacer(`"`, "#quot;", "`", "#96;", "\n", " ", "<", "#lt;", ">", "#gt;").Replace(s)
+}
+
+// origins lists where the factors of a chain that multiply come from, in
+// path order, each a code span linked like a finding's place.
+func (m *mdWriter) origins(c model.Chain) string {
+	if c.Formula == "1" {
+		return ""
+	}
+	var out []string
+	if c.OmittedFactors > 0 {
+		out = append(out, model.Elision)
+	}
+	for _, f := range c.Factors {
+		if !f.Multiplies() || f.File == "" {
+			continue
+		}
+		o := "`" + mdCode(f.Origin()) + "`"
+		if m.opts.LinkBase != "" {
+			url := strings.TrimSuffix(m.opts.LinkBase, "/") + "/" + fileURI(f.File)
+			if f.Line > 0 {
+				url += fmt.Sprintf("#L%d", f.Line)
+			}
+			o = fmt.Sprintf("[%s](%s)", o, url)
+		}
+		out = append(out, o)
+	}
+	return strings.Join(out, " × ")
 }

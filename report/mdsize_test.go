@@ -1,13 +1,13 @@
 package report
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"bytes"
 	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 // hugeResult has what a large monorepo gives: many events with long

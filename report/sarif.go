@@ -1,13 +1,13 @@
 package report
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"encoding/json"
 	"io"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 // RuleInfo describes a rule for the formats that carry rule metadata

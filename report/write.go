@@ -5,25 +5,54 @@
 package report
 
 import (
-	"github.com/retrylint/retrylint/model"
-
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/retrylint/retrylint/model"
 )
 
-// WriteJSON writes the result as SPEC §6 JSON.
+// WriteJSON writes the result as SPEC §6 JSON: indented, except that each
+// chain, one per (root, component), is one line, so that the chains of a
+// large graph cost their content and not their indentation.
 func WriteJSON(w io.Writer, r *model.Result) error {
 	out := *r
 	if out.Findings == nil {
 		out.Findings = []model.Finding{}
 	}
-	if out.Chains == nil {
-		out.Chains = []model.Chain{}
-	}
-	enc := json.NewEncoder(w)
+	chains := out.Chains
+	out.Chains = []model.Chain{}
+	var head bytes.Buffer
+	enc := json.NewEncoder(&head)
 	enc.SetIndent("", "  ")
-	return enc.Encode(&out)
+	if err := enc.Encode(&out); err != nil {
+		return err
+	}
+	marker := []byte("\n  \"chains\": []")
+	i := bytes.Index(head.Bytes(), marker)
+	if len(chains) == 0 || i < 0 {
+		_, err := w.Write(head.Bytes())
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	bw.Write(head.Bytes()[:i])
+	bw.WriteString("\n  \"chains\": [")
+	for k, c := range chains {
+		line, err := json.Marshal(c)
+		if err != nil {
+			return err
+		}
+		if k > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n    ")
+		bw.Write(line)
+	}
+	bw.WriteString("\n  ]")
+	bw.Write(head.Bytes()[i+len(marker):])
+	return bw.Flush()
 }
 
 // WriteText writes one finding a line, compiler style.

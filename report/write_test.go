@@ -1,10 +1,10 @@
 package report
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"bytes"
 	"testing"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 var sample = &model.Result{Findings: []model.Finding{

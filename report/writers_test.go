@@ -149,7 +149,7 @@ func TestMarkdown(t *testing.T) {
 		`n1 -.->|"dead: 2 retries never match"| n2`,
 		"linkStyle 1 stroke:#6a737d",
 		"class n2 failing",
-		"| job | **unbounded** | `∞` (≈ 1,008 deliveries in 7 days) | push → wf → job |",
+		"| job | **unbounded** | `∞` (≈ 1,008 deliveries in 7 days) |  | push → wf → job |",
 		"[`job.yaml:16`](https://github.com/o/r/blob/abc/job.yaml#L16)",
 		"[`dir with space/t.yaml:3`](https://github.com/o/r/blob/abc/dir%20with%20space/t.yaml#L3)",
 		`a \*b\* \| &lt;script&gt;x&lt;/script&gt; \[link\](http://x)`,
@@ -281,5 +281,33 @@ func TestMarkdownFitsInAComment(t *testing.T) {
 	}
 	if !strings.Contains(md, "**❌ Fails:** 2000 errors") {
 		t.Error("the verdict does not count every finding")
+	}
+}
+
+// TestMarkdownFactorOrigins: the table names where each factor that
+// multiplies comes from, linked like a finding's place; the diagram puts
+// it on the edge, one entry per nested loop of a call read from code.
+func TestMarkdownFactorOrigins(t *testing.T) {
+	two, three, four, twelve := 2, 3, 4, int64(36)
+	r := &model.Result{Chains: []model.Chain{{Root: "wf", Target: "api", Path: []string{"wf", "app", "api"},
+		Factors: []model.Factor{
+			{From: "wf", To: "app", Retries: &two, Effective: true, Attempts: &three, File: "infra/wf.yaml", Line: 11},
+			{From: "app", To: "api", Retries: &three, Effective: true, Attempts: &four, File: "app/retry.go", Line: 12},
+			{From: "app", To: "api", Retries: &two, Effective: true, Attempts: &three, File: "app/client.go", Line: 19},
+		},
+		Formula: "(2+1)×(3+1)×(2+1) = 36", Attempts: &twelve}}}
+	var buf bytes.Buffer
+	if err := WriteMarkdown(&buf, r, MarkdownOptions{LinkBase: "https://github.com/o/r/blob/abc"}); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{
+		"| api | **36** | `(2+1)×(3+1)×(2+1) = 36` | [`infra/wf.yaml:11`](https://github.com/o/r/blob/abc/infra/wf.yaml#L11) × [`app/retry.go:12`](https://github.com/o/r/blob/abc/app/retry.go#L12) × [`app/client.go:19`](https://github.com/o/r/blob/abc/app/client.go#L19) | wf → app → api |",
+		`n0 ==>|"×3 (2 retries, wf.yaml:11)"| n1`,
+		`n1 ==>|"×12 (3 retries, retry.go:12; 2 retries, client.go:19)"| n2`,
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q:\n%s", want, md)
+		}
 	}
 }

@@ -38,6 +38,7 @@ var all = []*Rule{
 	transientNotRetried,
 	retryWithoutBackoff,
 	unresolvedReference,
+	topologyCodeDrift,
 	invalidSuppression,
 }
 

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/retrylint/retrylint/codelayer"
 	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/topology"
 )
@@ -57,7 +58,10 @@ func fmtInt(i int) string {
 func run(t *testing.T, dir string) []model.Finding {
 	t.Helper()
 	wd, _ := os.Getwd()
-	g, err := topology.Load([]string{dir}, topology.Options{WorkDir: wd})
+	code := &codelayer.Loader{Analyse: func(dir string, patterns []string) (*codelayer.Index, error) {
+		return codelayer.Analyse(dir, patterns, wd)
+	}}
+	g, err := topology.Load([]string{dir}, topology.Options{WorkDir: wd, Code: code})
 	if err != nil {
 		t.Fatalf("load %s: %v", dir, err)
 	}
@@ -129,7 +133,8 @@ func TestCatalog(t *testing.T) {
 	}
 	for _, id := range []string{"job-max-retries", "failure-triggers-redelivery", "timeout-shorter-than-retries",
 		"ineffective-retry-predicate", "premature-failure-notification", "unbounded-redelivery", "retry-cycle",
-		"amplification", "multiple-retry-layers", "transient-not-retried", "retry-without-backoff", "unresolved-reference"} {
+		"amplification", "multiple-retry-layers", "transient-not-retried", "retry-without-backoff", "unresolved-reference",
+		"topology-code-drift"} {
 		if !seen[id] {
 			t.Errorf("rule %s missing from the catalogue", id)
 		}

@@ -60,6 +60,9 @@ func (ld *loader) link() (*Graph, error) {
 		}
 	}
 	for _, c := range lk.comps {
+		if err := lk.fromCode(c); err != nil {
+			return nil, err
+		}
 		c.derive()
 	}
 	g := &Graph{Out: map[*Component][]*Edge{}, In: map[*Component][]*Edge{},
@@ -130,8 +133,11 @@ func (lk *linker) merge(d *decl) error {
 			c.Overridden = append(c.Overridden, fmt.Sprintf("%s (%s)", field, d.set[field]))
 		}
 	}
-	if _, ok := d.set["source"]; ok {
-		c.Source = d.c.Source
+	if p, ok := d.set["source"]; ok {
+		c.Source, c.SourcePos, c.SourceDir = d.c.Source, p, d.dir
+	}
+	if _, ok := d.set["url"]; ok {
+		c.URL, c.Host = d.c.URL, d.c.Host
 	}
 	if _, ok := d.set["emits"]; ok {
 		c.Emits, c.EmitsSet, c.EmitsPos = d.c.Emits, true, d.c.EmitsPos

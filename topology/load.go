@@ -29,6 +29,9 @@ type Options struct {
 	// directories it returns true for (absolute paths): the configuration's
 	// ignore patterns. Paths named explicitly are read all the same.
 	Skip func(abs string) bool
+	// Code reads the retry loops of the Go packages an app names with
+	// `source:`, for its calls with `func:`; nil leaves `source:` unread.
+	Code Code
 }
 
 // loader collects declarations from files before linking.

@@ -6,9 +6,9 @@
 package topology
 
 import (
-	"github.com/retrylint/retrylint/model"
-
 	"sort"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 // Kind is the kind of a component (SPEC §3).
@@ -110,6 +110,16 @@ type Call struct {
 	// overrides); 0 when not overridden.
 	TaskTimeout float64
 	TaskCount   int
+	// Func names the Go function that reaches the callee (the topology
+	// file's `func:`), read from the caller's `source:`.
+	Func    string
+	FuncPos Pos
+	OnPos   Pos // where `on:` is written
+	// FromCode: the policy was read from the caller's Go code; Layers are
+	// its retry loops on this call, outermost first, and the policy
+	// fields above are the innermost one's. Nested loops multiply.
+	FromCode bool
+	Layers   []CodeLayer
 }
 
 // JobWorstDuration is the longest one task of the called job can take under
@@ -276,7 +286,15 @@ type Component struct {
 	Retry    *RetryConfig // a Cloud Tasks queue's retries
 	Workflow *WorkflowInfo
 	Timeout  float64 // request timeout of a service, seconds; 0 = unknown
-	Source   string  // Go package of an app (topology file)
+	Source   string  // Go package patterns of an app (topology file)
+	// SourcePos is where `source:` is written; SourceDir the directory
+	// its patterns are relative to (the topology file's).
+	SourcePos Pos
+	SourceDir string
+	// URL is an external API's address (topology file `url:`), Host its
+	// host: a call to it without `func:` is matched to the code's calls
+	// of URLs on that host.
+	URL, Host string
 	// Assumed: no manifest or declaration describes it; a reference created
 	// it with its kind's defaults.
 	Assumed bool

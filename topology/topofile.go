@@ -2,6 +2,7 @@ package topology
 
 import (
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,18 +29,21 @@ type decl struct {
 	set     map[string]Pos // fields written, with their key's position
 	c       Component      // the values written
 	calls   []*Call
+	dir     string // the directory of the file, absolute
 }
 
 // Keys the topology file accepts, per level.
 var (
 	topKeys       = []string{"version", "budget", "include", "components"}
-	componentKeys = []string{"kind", "description", "source", "calls", "emits", "notifies", "runs",
+	componentKeys = []string{"kind", "description", "source", "url", "calls", "emits", "notifies", "runs",
 		"push_to", "max_retries", "task_count", "task_timeout", "max_delivery_attempts",
 		"retention", "min_backoff", "max_backoff", "ack_deadline"}
-	callKeys    = []string{"to", "retries", "on", "backoff", "timeout", "awaits"}
+	callKeys    = []string{"to", "func", "retries", "on", "backoff", "timeout", "awaits"}
 	backoffKeys = []string{"initial", "max", "multiplier", "jitter"}
 	// kindFields says which kinds a kind-specific field applies to.
 	kindFields = map[string][]Kind{
+		"source":                {KindApp, KindService},
+		"url":                   {KindExternal},
 		"runs":                  {KindJob, KindK8sJob},
 		"max_retries":           {KindJob, KindK8sJob},
 		"task_count":            {KindJob},
@@ -106,6 +110,7 @@ func (ld *loader) topologyFile(file, abs string, r *yaml.Node) error {
 		if err != nil {
 			return err
 		}
+		d.dir = filepath.Dir(abs)
 		ld.decls = append(ld.decls, d)
 	}
 	if inc := val(r, "include"); inc != nil && !isNull(inc) {
@@ -240,6 +245,16 @@ func (d *decl) field(file, key string, v *yaml.Node, where string) error {
 			return errorf(posOf(file, v), "%s: expected a Go package path", at)
 		}
 		c.Source = s
+	case "url":
+		s, ok := scalar(v)
+		host := ""
+		if ok {
+			host = urlHost(s)
+		}
+		if host == "" {
+			return errorf(posOf(file, v), "%s: expected a URL or host such as https://api.example.com", at)
+		}
+		c.URL, c.Host = s, host
 	case "emits":
 		c.Emits, err = signalList(file, v, at)
 		c.EmitsSet, c.EmitsPos = true, posOf(file, v)
@@ -386,7 +401,15 @@ func decodeCall(file string, n *yaml.Node, where string) (*Call, error) {
 			call.Retries = r
 		}
 	}
-	if v := val(n, "on"); v != nil {
+	if k, v := get(n, "func"); v != nil {
+		s, ok := scalar(v)
+		if !ok || strings.TrimSpace(s) == "" {
+			return nil, errorf(posOf(file, v), "%s: func: expected a Go function such as \"example.com/app/client.(*Client).Do\"", where)
+		}
+		call.Func, call.FuncPos = s, posOf(file, k)
+	}
+	if k, v := get(n, "on"); v != nil {
+		call.OnPos = posOf(file, k)
 		sigs, err := signalList(file, v, where+": on")
 		if err != nil {
 			return nil, err
@@ -443,4 +466,17 @@ func decodeCall(file string, n *yaml.Node, where string) (*Call, error) {
 		call.Backoff = b
 	}
 	return call, nil
+}
+
+// urlHost is the host of a URL, or of a bare host name; "" if neither.
+func urlHost(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.Contains(s, "://") {
+		s = "https://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil || strings.ContainsAny(u.Hostname(), " /") {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
 }

@@ -526,6 +526,7 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 		l.Classified = true // nothing to classify: a false result, a nil handle
 	}
 	l.Permanent = a.permanent(failing)
+	l.Retried = retriedCodes(failing)
 	// Without a wait, only a loop that counts its attempts is taken for a
 	// retry: an open loop that goes round at once on failure is more often
 	// a reader, a scanner or a walk than a retry.

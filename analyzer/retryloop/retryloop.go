@@ -118,6 +118,9 @@ type Loop struct {
 	Attempts int
 	// Library is the library call a FormLibrary loop stands for.
 	Library *retrylib.Retrier
+	// Retried is what the failure paths retry by status and code; nil
+	// when not read (see RetriedCodes).
+	Retried *RetriedCodes
 }
 
 // WaitKind is how a wait is written.

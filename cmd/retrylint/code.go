@@ -18,6 +18,8 @@ import (
 
 	"github.com/retrylint/retrylint/analyzer/all"
 	"github.com/retrylint/retrylint/analyzer/retryconfig"
+	"github.com/retrylint/retrylint/analyzer/retryloop"
+	"github.com/retrylint/retrylint/codelayer"
 	"github.com/retrylint/retrylint/config"
 	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/report"
@@ -134,8 +136,16 @@ func (e *inputError) Error() string { return strings.Join(e.lines, "\n") }
 // the analyzers they require. Packages that do not load or type-check give
 // an *inputError and no result.
 func checkCode(cfg codeConfig, rules []all.Rule) (*model.Result, error) {
+	res, _, err := analyseCode(cfg, rules)
+	return res, err
+}
+
+// analyseCode is checkCode that also returns the analysis, whose retry
+// loops (the results of retryloop.Analyzer on every root package) the
+// topology's app layer reads: one type-check for both halves.
+func analyseCode(cfg codeConfig, rules []all.Rule) (*model.Result, *checker.Graph, error) {
 	ruleOf := make(map[*analysis.Analyzer]string)
-	var analyzers []*analysis.Analyzer
+	analyzers := []*analysis.Analyzer{retryloop.Analyzer}
 	for _, r := range rules {
 		ruleOf[r.Analyzer] = r.Name
 		analyzers = append(analyzers, r.Analyzer)
@@ -143,7 +153,7 @@ func checkCode(cfg codeConfig, rules []all.Rule) (*model.Result, error) {
 
 	listed, err := loadPackages(cfg, true)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	requested := make(map[string]bool)
 	for _, p := range listed {
@@ -151,14 +161,14 @@ func checkCode(cfg codeConfig, rules []all.Rule) (*model.Result, error) {
 	}
 	pkgs, err := withModuleDeps(cfg, listed)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if lines := packageErrors(pkgs, cfg.Dir); len(lines) > 0 {
-		return nil, &inputError{append(lines, tagsHint(pkgs, cfg.Tags))}
+		return nil, nil, &inputError{append(lines, tagsHint(pkgs, cfg.Tags))}
 	}
 
 	if err := retryconfig.Set(&retryconfig.Config{Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers, Tests: cfg.Tests}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var roots []*packages.Package
 	for _, p := range analysisRoots(pkgs) {
@@ -168,7 +178,7 @@ func checkCode(cfg codeConfig, rules []all.Rule) (*model.Result, error) {
 	}
 	graph, err := checker.Analyze(analyzers, roots, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	res := newResult()
@@ -178,6 +188,9 @@ func checkCode(cfg codeConfig, rules []all.Rule) (*model.Result, error) {
 		if act.Err != nil {
 			failures = append(failures, fmt.Sprintf("%s: analyzer %s failed: %v", act.Package.PkgPath, act.Analyzer.Name, act.Err))
 			continue
+		}
+		if _, ok := ruleOf[act.Analyzer]; !ok {
+			continue // retryloop: read by the topology, reports nothing
 		}
 		for _, d := range act.Diagnostics {
 			f := toFinding(act.Package.Fset, d, ruleOf[act.Analyzer], cfg.Dir)
@@ -189,10 +202,10 @@ func checkCode(cfg codeConfig, rules []all.Rule) (*model.Result, error) {
 	}
 	if len(failures) > 0 {
 		slices.Sort(failures)
-		return nil, errors.New(strings.Join(failures, "\n"))
+		return nil, nil, errors.New(strings.Join(failures, "\n"))
 	}
 	res.Sort()
-	return res, nil
+	return res, graph, nil
 }
 
 // loadPackages loads the packages of cfg; with syntax and types unless
@@ -384,4 +397,47 @@ func goPlatform() string {
 		goarch = runtime.GOARCH
 	}
 	return goos + "/" + goarch
+}
+
+// codeLoader reads the Go packages that apps of a topology name with
+// `source:`, with the settings of the configuration, reporting paths
+// relative to wd; packages shared already holds are not analysed again.
+func codeLoader(wd string, cfg *config.Config, tags []string, shared *codelayer.Index) *codelayer.Loader {
+	return &codelayer.Loader{Shared: shared, Tags: tags, Analyse: func(dir string, patterns []string) (*codelayer.Index, error) {
+		_, g, err := analyseCode(codeConfig{Dir: dir, Patterns: patterns, Tags: tags,
+			Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers}, nil)
+		var inErr *inputError
+		if errors.As(err, &inErr) {
+			return nil, errors.New(firstCodeError(inErr.lines, dir, wd))
+		}
+		if err != nil {
+			return nil, err
+		}
+		return codelayer.FromGraph(g, wd), nil
+	}}
+}
+
+// firstCodeError is the first of the load or type errors of an app's
+// packages, its file relative to wd instead of dir, and how many more
+// there are: one line for the topology's error at `source:`.
+func firstCodeError(lines []string, dir, wd string) string {
+	if len(lines) == 0 {
+		return "the packages do not type-check"
+	}
+	first := lines[0]
+	if file, rest, ok := strings.Cut(first, ":"); ok && !filepath.IsAbs(file) {
+		if _, err := os.Stat(filepath.Join(dir, file)); err == nil {
+			first = relPath(wd, filepath.Join(dir, file)) + ":" + rest
+		}
+	}
+	errs := 0
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "retrylint: ") { // the build tags hint
+			errs++
+		}
+	}
+	if errs > 1 {
+		first += fmt.Sprintf(" (and %d more errors)", errs-1)
+	}
+	return first
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/retrylint/retrylint/analyzer/all"
+	"github.com/retrylint/retrylint/codelayer"
 	"github.com/retrylint/retrylint/config"
 	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/report"
@@ -146,8 +147,9 @@ type reportRun struct {
 func (a *reportRun) run(root, base string) (*model.Result, error) {
 	cfg := a.configAt(root)
 	res := newResult()
+	var shared *codelayer.Index
 	if len(a.flags.code) > 0 {
-		code, err := checkCode(codeConfig{Dir: root, Patterns: a.flags.code, Tests: a.flags.tests, Tags: a.flags.tags,
+		code, graph, err := analyseCode(codeConfig{Dir: root, Patterns: a.flags.code, Tests: a.flags.tests, Tags: a.flags.tags,
 			Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers}, all.Rules())
 		var inErr *inputError
 		if errors.As(err, &inErr) {
@@ -160,9 +162,11 @@ func (a *reportRun) run(root, base string) (*model.Result, error) {
 			return nil, fmt.Errorf("%s%w", baseLabel(base), err)
 		}
 		res.Findings = append(res.Findings, code.Findings...)
+		// The topology's app layer reads the same analysis.
+		shared = codelayer.FromGraph(graph, root)
 	}
 	if len(a.flags.topology) > 0 {
-		findings, chains, err := a.topology(root, base != "", cfg)
+		findings, chains, err := a.topology(root, base != "", cfg, shared)
 		if err != nil {
 			return nil, fmt.Errorf("%s%w", baseLabel(base), err)
 		}
@@ -199,7 +203,9 @@ func (a *reportRun) configAt(root string) *config.Config {
 // topology loads the --topology paths under root, multiplies attempts and
 // runs the topology rules, as "retrylint topology" does. In the base
 // (inBase), a path the base does not have is skipped: the change added it.
-func (a *reportRun) topology(root string, inBase bool, cfg *config.Config) ([]model.Finding, []model.Chain, error) {
+// The Go packages of apps with `source:` are read from shared when the
+// --code analysis holds them, and analysed otherwise.
+func (a *reportRun) topology(root string, inBase bool, cfg *config.Config, shared *codelayer.Index) ([]model.Finding, []model.Chain, error) {
 	var paths []string
 	for _, p := range a.flags.topology {
 		q, ok, err := a.pathIn(root, p, inBase)
@@ -213,7 +219,7 @@ func (a *reportRun) topology(root string, inBase bool, cfg *config.Config) ([]mo
 	if len(paths) == 0 {
 		return nil, nil, nil // the base has none of the paths
 	}
-	res, _, err := checkTopology(paths, topology.Options{WorkDir: root, Skip: cfg.Ignored}, a.flags.budget, cfg.Budget)
+	res, _, err := checkTopology(paths, topology.Options{WorkDir: root, Skip: cfg.Ignored, Code: codeLoader(root, cfg, a.flags.tags, shared)}, a.flags.budget, cfg.Budget)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -269,8 +269,8 @@ func TestReportBaseDirectory(t *testing.T) {
 		"New findings (3):",
 		"🔴 `job-max-retries` `mapping-job.yaml:16`",
 		"```mermaid\nflowchart LR",
-		`n1 ==>|"×4 (3 retries)"| n2`,
-		"| mapping-app | **12** | `(2+1)×(3+1) = 12` | mapping-workflow → mapping-job → mapping-app |",
+		`n1 ==>|"×4 (3 retries, mapping-job.yaml:16)"| n2`,
+		"| mapping-app | **12** | `(2+1)×(3+1) = 12` | `mapping-workflow.yaml:12` × `mapping-job.yaml:16` | mapping-workflow → mapping-job → mapping-app |",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("the report lacks %q:\n%s", want, r.stdout)

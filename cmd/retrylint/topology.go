@@ -33,9 +33,10 @@ func newTopologyCmd() *cobra.Command {
 		Long: `Loads manifests (files, directories walked recursively, globs): Cloud Run jobs
 and services, Cloud Workflows source, Pub/Sub subscriptions, Eventarc triggers,
 Cloud Scheduler jobs, Cloud Tasks queues, Kubernetes jobs, Terraform (.tf: the
-files of a directory are one module) and retrylint topology files. Builds the
-graph of retry layers, multiplies attempts along every path and runs the
-topology rules.
+files of a directory are one module) and retrylint topology files; an app
+whose topology entry names its Go packages (source:) has the calls that name
+a func: read from the retry loops of its code. Builds the graph of retry
+layers, multiplies attempts along every path and runs the topology rules.
 
 Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
 2 invalid input (with file:line:col) or a bad flag.`,
@@ -48,7 +49,7 @@ Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
 	f.gate.register(cmd)
 	fl := cmd.Flags()
 	fl.IntVar(&f.budget, "budget", 0, "the most executions `N` of any component per event; over it amplification is an error")
-	fl.BoolVar(&f.verbose, "verbose", false, "list skipped files, topology-file overrides and assumed components on standard error")
+	fl.BoolVar(&f.verbose, "verbose", false, "list skipped files, topology-file overrides, assumed components and the calls read from Go code on standard error")
 	return cmd
 }
 
@@ -68,7 +69,7 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 	if err != nil {
 		return err
 	}
-	res, g, err := checkTopology(args, topology.Options{Skip: cfg.Ignored}, f.budget, cfg.Budget)
+	res, g, err := checkTopology(args, topology.Options{Skip: cfg.Ignored, Code: codeLoader(wd, cfg, nil, nil)}, f.budget, cfg.Budget)
 	if err != nil {
 		return err
 	}
@@ -117,7 +118,8 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 	return res, g, nil
 }
 
-// writeVerbose lists what was skipped and what the topology file overrode.
+// writeVerbose lists what was skipped, what the topology file overrode and
+// which calls were read from an app's Go code.
 func writeVerbose(w io.Writer, g *topology.Graph) {
 	esc := report.EscapeLineStart
 	for _, s := range g.Skipped {
@@ -134,12 +136,28 @@ func writeVerbose(w io.Writer, g *topology.Graph) {
 			fmt.Fprintf(w, "%s: %s: assumed %s (%s)\n", esc(c.Pos.String()), report.EscapeText(c.Name), c.Kind, topology.KindDefaults(c.Kind))
 		}
 	}
+	for _, e := range g.Edges {
+		if !e.FromCode {
+			continue
+		}
+		if len(e.Layers) == 0 {
+			fmt.Fprintf(w, "%s: %s → %s: read from code: no retry loop reaches it (one attempt)\n", esc(e.Pos.String()), report.EscapeText(e.From.Name), report.EscapeText(e.To.Name))
+			continue
+		}
+		for _, l := range e.Layers {
+			n := fmt.Sprintf("%d retries", l.Retries)
+			if l.Unbounded {
+				n = "unbounded retries (" + l.Note + ")"
+			}
+			fmt.Fprintf(w, "%s: %s → %s: read from code: %s on %s in %s\n", esc(l.Pos.String()), report.EscapeText(e.From.Name), report.EscapeText(e.To.Name), n, l.Predicate, report.EscapeText(l.Func))
+		}
+	}
 }
 
 // writeTopologyText writes findings compiler-style, then one table per root:
-// component, worst-case attempts, formula.
+// component, worst-case attempts, formula, and where its factors come from.
 func writeTopologyText(w io.Writer, res *model.Result, color bool) error {
-	var b bytes.Buffer
+	var b, tb bytes.Buffer
 	if err := report.WriteTextOptions(&b, res, report.TextOptions{Color: color}); err != nil {
 		return err
 	}
@@ -151,9 +169,9 @@ func writeTopologyText(w io.Writer, res *model.Result, color bool) error {
 				tw.Flush()
 			}
 			root = c.Root
-			fmt.Fprintf(&b, "\nevent at %s:\n", report.EscapeText(root))
-			tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "  COMPONENT\tATTEMPTS\tFORMULA")
+			fmt.Fprintf(&tb, "\nevent at %s:\n", report.EscapeText(root))
+			tw = tabwriter.NewWriter(&tb, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "  COMPONENT\tATTEMPTS\tFORMULA\tFROM")
 		}
 		attempts := "unbounded"
 		if c.Attempts != nil {
@@ -166,10 +184,17 @@ func writeTopologyText(w io.Writer, res *model.Result, color bool) error {
 		if c.Estimate != "" {
 			formula += " (" + c.Estimate + ")"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", report.EscapeText(c.Target), attempts, report.EscapeText(formula))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", report.EscapeText(c.Target), attempts, report.EscapeText(formula), report.EscapeText(strings.Join(c.Origins(), " × ")))
 	}
 	if tw != nil {
 		tw.Flush()
+	}
+	// A row whose factors all are 1 has no origin: no padding after it.
+	for _, line := range strings.SplitAfter(tb.String(), "\n") {
+		b.WriteString(strings.TrimRight(strings.TrimSuffix(line, "\n"), " "))
+		if strings.HasSuffix(line, "\n") {
+			b.WriteString("\n")
+		}
 	}
 	if len(res.Findings) == 0 {
 		fmt.Fprintln(&b, "\nno findings")

@@ -13,9 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retrylint/retrylint/model"
-
 	"github.com/retrylint/retrylint/internal/shareddata"
+	"github.com/retrylint/retrylint/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/topology/golden")
@@ -164,7 +163,7 @@ func TestIncidentExamples(t *testing.T) {
 
 func TestIncident1Formula(t *testing.T) {
 	js, _, _ := runCLI(t, repoRoot(t), "--format", "json", "examples/topology/incident1/retrylint.yaml")
-	if !strings.Contains(js, `"formula": "(2+1)×(3+1) = 12"`) {
+	if !strings.Contains(js, `"formula":"(2+1)×(3+1) = 12"`) {
 		t.Errorf("incident 1 does not show (2+1)×(3+1) = 12:\n%s", js)
 	}
 }

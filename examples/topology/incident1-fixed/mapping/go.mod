@@ -1,0 +1,3 @@
+module example.com/mapping
+
+go 1.26

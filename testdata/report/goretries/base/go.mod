@@ -1,0 +1,3 @@
+module example.com/gemapp
+
+go 1.26

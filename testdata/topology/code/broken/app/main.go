@@ -1,0 +1,7 @@
+package main
+
+func main() {
+	send(undefinedName)
+}
+
+func send(int) {}
