@@ -327,8 +327,11 @@ func (a *checker) loopAttempts(fc *funcCtx, l *Loop) int {
 		}
 	case *ast.ForStmt:
 		if s.Cond != nil {
-			return a.condAttempts(fc, s, s.Cond)
+			if n := a.condAttempts(fc, s, s.Cond); n > 0 {
+				return n
+			}
 		}
+		return a.bodyAttempts(fc, s, l.Ops)
 	}
 	return 0
 }
@@ -427,4 +430,190 @@ func (a *checker) intConst(fc *funcCtx, e ast.Expr, pos token.Pos) (int64, bool)
 		}
 	}
 	return 0, false
+}
+
+// bodyAttempts reads an attempt limit tested inside the body of a loop
+// without one in its condition: for { err := op(); ...; if n >= 3 { return
+// err }; n++ } makes 4 attempts. The counter must start from a constant,
+// go up by one in one place, in the block of the test, and the test must
+// leave the loop.
+func (a *checker) bodyAttempts(fc *funcCtx, s *ast.ForStmt, ops []*ast.CallExpr) int {
+	if len(ops) == 0 {
+		return 0
+	}
+	first := ops[0].Pos()
+	for _, op := range ops {
+		if op.Pos() < first {
+			first = op.Pos()
+		}
+	}
+	best := 0
+	ast.Inspect(s.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		block, ok := n.(*ast.BlockStmt)
+		if !ok {
+			return true
+		}
+		for _, st := range block.List {
+			is, ok := st.(*ast.IfStmt)
+			if !ok || is.Init != nil || is.Else != nil || !leavesLoop(is.Body) {
+				continue
+			}
+			if n := a.testedLimit(fc, s, block, is, first); n > 0 && (best == 0 || n < best) {
+				best = n
+			}
+		}
+		return true
+	})
+	return best
+}
+
+// testedLimit is the number of attempts an `if v >= N { leave }` in block
+// allows, or 0.
+func (a *checker) testedLimit(fc *funcCtx, s *ast.ForStmt, block *ast.BlockStmt, is *ast.IfStmt, firstOp token.Pos) int {
+	b, ok := ast.Unparen(is.Cond).(*ast.BinaryExpr)
+	if !ok {
+		return 0
+	}
+	x, op, y := b.X, b.Op, b.Y
+	if _, isConst := a.intConst(fc, x, s.Pos()); isConst {
+		x, y, op = y, x, mirror(op)
+	}
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return 0
+	}
+	v := a.info().ObjectOf(id)
+	limit, ok := a.intConst(fc, y, s.Pos())
+	if v == nil || !ok {
+		return 0
+	}
+	before := int64(0)
+	switch inc := a.singleIncrement(s.Body, v); {
+	case inc != nil && containsStmt(block, inc):
+		if inc.Pos() < is.Pos() {
+			before = 1
+		}
+	case inc == nil && s.Post != nil && a.singleIncrement(&ast.BlockStmt{List: []ast.Stmt{s.Post}}, v) != nil && a.singleIncrement(s.Body, v) == nil && !a.assignedIn(s.Body, v):
+		// for n := 0; ; n++: counted after every round.
+	default:
+		return 0
+	}
+	start, ok := a.initialValue(fc, s, v)
+	if !ok {
+		return 0
+	}
+	var rounds int64
+	switch op {
+	case token.GEQ:
+		rounds = limit - start - before
+	case token.GTR:
+		rounds = limit + 1 - start - before
+	case token.EQL:
+		rounds = limit - start - before
+		if rounds < 0 {
+			return 0
+		}
+	default:
+		return 0
+	}
+	rounds = max(rounds, 0)
+	attempts := rounds
+	if firstOp < is.Pos() {
+		attempts++
+	}
+	if attempts <= 0 || attempts > 1<<20 {
+		return 0
+	}
+	return int(attempts)
+}
+
+// singleIncrement returns the one statement of body that changes v, when
+// it is v++ or v += 1; nil otherwise.
+func (a *checker) singleIncrement(body *ast.BlockStmt, v types.Object) ast.Stmt {
+	var inc ast.Stmt
+	count := 0
+	isV := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && a.info().ObjectOf(id) == v
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IncDecStmt:
+			if isV(n.X) {
+				count++
+				if n.Tok == token.INC {
+					inc = n
+				}
+			}
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if isV(l) {
+					count++
+					if n.Tok == token.ADD_ASSIGN && len(n.Rhs) == 1 {
+						if c, ok := a.info().Types[n.Rhs[0]]; ok && c.Value != nil && c.Value.String() == "1" {
+							inc = n
+						}
+					}
+				}
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && isV(n.X) {
+				count += 2 // its address escapes: not a counter to read
+			}
+		}
+		return true
+	})
+	if count != 1 {
+		return nil
+	}
+	return inc
+}
+
+// assignedIn reports whether body changes v at all.
+func (a *checker) assignedIn(body *ast.BlockStmt, v types.Object) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && a.info().ObjectOf(id) == v {
+				found = true
+			}
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && a.info().ObjectOf(id) == v {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// containsStmt reports whether st is one of block's statements.
+func containsStmt(block *ast.BlockStmt, st ast.Stmt) bool {
+	for _, x := range block.List {
+		if x == st {
+			return true
+		}
+	}
+	return false
+}
+
+// leavesLoop reports whether a block ends by leaving the loop: a return,
+// or a break without a label.
+func leavesLoop(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch st := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return st.Tok == token.BREAK && st.Label == nil
+	}
+	return false
 }

@@ -69,3 +69,80 @@ func pause(ctx context.Context, attempt int) error { // want pause:`waits\(ctx\)
 func Backoff(base time.Duration, attempt int) time.Duration { // want Backoff:`delay\(const with \[0 1\]\)`
 	return base << attempt
 }
+
+// Put writes a key, counting its retries in the body: three after the
+// first attempt.
+func (c *Client) Put(ctx context.Context, key string) error { // want Put:`retries\(4 at store.go:\d+, param -1\)`
+	retries := 0
+	for {
+		_, err := c.get(ctx, key)
+		if err == nil {
+			return nil
+		}
+		if retries >= 3 {
+			return err
+		}
+		retries++
+		if err := pause(ctx, retries); err != nil {
+			return err
+		}
+	}
+}
+
+// Delete counts in the for statement and tests in the body: attempts 0, 1
+// and 2.
+func (c *Client) Delete(ctx context.Context, key string) error { // want Delete:`retries\(3 at store.go:\d+, param -1\)`
+	for attempt := 0; ; attempt++ {
+		_, err := c.get(ctx, key)
+		if err == nil {
+			return nil
+		}
+		if attempt == 2 {
+			return err
+		}
+		if err := pause(ctx, attempt); err != nil {
+			return err
+		}
+	}
+}
+
+// Touch counts before it tries: n is 1 on the first attempt, and the
+// fourth is the last.
+func (c *Client) Touch(ctx context.Context, key string) error { // want Touch:`retries\(4 at store.go:\d+, param -1\)`
+	n := 0
+	for {
+		n++
+		_, err := c.get(ctx, key)
+		if err == nil {
+			return nil
+		}
+		if n > 3 {
+			return err
+		}
+		if err := pause(ctx, n); err != nil {
+			return err
+		}
+	}
+}
+
+// Refresh sets its counter back after a partial success: no limit can be
+// read from it.
+func (c *Client) Refresh(ctx context.Context, key string) error { // want Refresh:`retries\(n at store.go:\d+, param -1\)`
+	n := 0
+	for {
+		v, err := c.get(ctx, key)
+		if err == nil {
+			return nil
+		}
+		if v != "" {
+			n = 0
+		}
+		if n >= 3 {
+			return err
+		}
+		n++
+		if err := pause(ctx, n); err != nil {
+			return err
+		}
+	}
+}
