@@ -48,6 +48,33 @@ func below(g *topology.Graph, c *topology.Component) ([]*topology.Component, map
 	return order, via
 }
 
+// firstBelow walks the failure-propagation chain under c, nearest first,
+// and stops at the first component with an out-edge that match accepts:
+// it returns that edge and how the walk reached it. It reads only as much
+// of the chain as it needs, so a check made on every edge of a long chain
+// stays linear.
+func firstBelow(g *topology.Graph, c *topology.Component, match func(*topology.Edge) bool) (*topology.Edge, map[*topology.Component]*topology.Edge) {
+	via := map[*topology.Component]*topology.Edge{c: nil}
+	order := []*topology.Component{c}
+	for i := 0; i < len(order); i++ {
+		var found *topology.Edge
+		for _, e := range g.Out[order[i]] {
+			if found == nil && match(e) {
+				found = e
+			}
+			if _, ok := via[e.To]; ok || !propagates(e) {
+				continue
+			}
+			via[e.To] = e
+			order = append(order, e.To)
+		}
+		if found != nil {
+			return found, via
+		}
+	}
+	return nil, via
+}
+
 // pathTo names the path from the start of a walk to c.
 func pathTo(via map[*topology.Component]*topology.Edge, c *topology.Component) string {
 	names := []string{c.Name}

@@ -23,19 +23,9 @@ var multipleRetryLayers = &Rule{
 			if outer.Kind == topology.EdgeDeliver || !p.factor(outer).Effective {
 				continue
 			}
-			order, via := below(g, outer.To)
-			var inner *topology.Edge
-			for _, c := range order {
-				for _, e := range g.Out[c] {
-					if e.Kind != topology.EdgeDeliver && e.Kind != topology.EdgeNotify && p.factor(e).Effective {
-						inner = e
-						break
-					}
-				}
-				if inner != nil {
-					break
-				}
-			}
+			inner, via := firstBelow(g, outer.To, func(e *topology.Edge) bool {
+				return e.Kind != topology.EdgeDeliver && e.Kind != topology.EdgeNotify && p.factor(e).Effective
+			})
 			if inner == nil {
 				continue
 			}
