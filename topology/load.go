@@ -41,7 +41,7 @@ type loader struct {
 	budget    int
 	budgetPos Pos
 	supp      *Suppressions
-	skipped   []string
+	skipped   []Skip
 	// unfollowed are the symbolic links of a walk not read, with why.
 	unfollowed []string
 	loaded     int
@@ -111,7 +111,7 @@ func Load(paths []string, opts Options) (*Graph, error) {
 		if in.dir {
 			err = ld.walk(in.abs)
 		} else {
-			err = ld.file(in.abs)
+			err = ld.file(in.abs, true)
 		}
 		if err != nil {
 			return nil, err
@@ -154,7 +154,7 @@ func (ld *loader) walk(dir string) error {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
-			ld.skipped = append(ld.skipped, ld.display(p))
+			ld.skip(ld.display(p), SkipIgnored)
 			return nil
 		}
 		if d.IsDir() {
@@ -180,20 +180,23 @@ func (ld *loader) walk(dir string) error {
 				ld.unfollowed = append(ld.unfollowed, ld.display(p)+": symbolic link to something not a regular file; not read")
 				return nil
 			}
-			return ld.file(real)
+			return ld.file(real, false)
 		}
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		return ld.file(p)
+		return ld.file(p, false)
 	})
 }
 
 // within reports whether abs lies under one of the given roots.
 func (ld *loader) within(abs string) bool { return input.Within(ld.roots, abs) }
 
-// file loads every YAML document of one file.
-func (ld *loader) file(abs string) error {
+// file loads every YAML document of one file. A file met in a directory
+// walk (named false) that is not recognisably a manifest is skipped when it
+// does not load: a template, or YAML that does not parse and has no
+// manifest shape. A named file is always checked.
+func (ld *loader) file(abs string, named bool) error {
 	if ld.seen[abs] {
 		return nil
 	}
@@ -207,16 +210,44 @@ func (ld *loader) file(abs string) error {
 	if err != nil {
 		return &InputError{Pos: Pos{File: name}, Msg: err.Error()}
 	}
+	if !named && isTemplate(src) {
+		ld.skip(name, SkipTemplate)
+		return nil
+	}
 	ld.supp.scan(name, src)
 	known, err := ld.source(name, abs, src)
 	if err != nil {
-		return err
+		var ie *InputError
+		if named || !errors.As(err, &ie) {
+			return err
+		}
+		if ie.Pos.File == name && !parses(name, src) && !manifestShaped(src) {
+			ld.skip(name, SkipNotYAML)
+			return nil
+		}
+		return &InputError{Pos: ie.Pos, Msg: ie.Msg + ignoreHint}
 	}
 	ld.loaded++
 	if !known {
-		ld.skipped = append(ld.skipped, name)
+		ld.skip(name, SkipUnknown)
 	}
 	return nil
+}
+
+// parses reports whether src is valid YAML in a known encoding.
+func parses(name string, src []byte) bool {
+	if _, _, _, ok := input.Encoding(src); !ok {
+		return false
+	}
+	_, err := decodeDocuments(name, src)
+	return err == nil
+}
+
+// ignoreHint ends the error of a file met in a directory walk.
+const ignoreHint = " (if this file is not meant to be checked, list it under `ignore:` in .retrylint.yaml)"
+
+func (ld *loader) skip(file, why string) {
+	ld.skipped = append(ld.skipped, Skip{File: file, Why: why})
 }
 
 // source loads the documents of src; it reports whether one was of a known
@@ -323,7 +354,7 @@ func LoadBytes(name string, src []byte, opts Options) (*Graph, error) {
 		return nil, err
 	}
 	if !known {
-		ld.skipped = append(ld.skipped, name)
+		ld.skip(name, SkipUnknown)
 	}
 	return ld.link()
 }

@@ -302,6 +302,23 @@ type Finding struct {
 }
 
 // Graph is the linked model.
+// A Skip is a file a run read and left out: of no known kind, a template, a
+// file that does not parse and has no manifest shape, or one the
+// configuration ignores.
+type Skip struct {
+	File string
+	Why  string
+}
+
+// Why a file is skipped.
+const (
+	SkipUnknown   = "no known manifest kind"
+	SkipTemplate  = "a template ({{ … }}), not a manifest"
+	SkipNotYAML   = "not valid YAML and not shaped like a manifest"
+	SkipIgnored   = "ignored by the configuration"
+	SkipTerraform = "Terraform with no resource retrylint reads"
+)
+
 type Graph struct {
 	Components []*Component // sorted by name
 	Edges      []*Edge
@@ -311,7 +328,7 @@ type Graph struct {
 	BudgetPos  Pos
 	Findings   []Finding // from loading and linking (unresolved-reference)
 	Suppress   *Suppressions
-	Skipped    []string // files of no known kind
+	Skipped    []Skip // files read and left out, with why
 	// Unfollowed lists the symbolic links met in a directory walk and not
 	// read, each "link: reason" (outside the paths named, dangling).
 	Unfollowed []string

@@ -95,7 +95,9 @@ func (ld *loader) terraformModule(m *terraform.Module) error {
 			Message: "Terraform: " + n.Msg})
 	}
 	if len(m.Resources) == 0 {
-		ld.skipped = append(ld.skipped, m.Files...) // no resource of a retry-relevant type
+		for _, f := range m.Files {
+			ld.skip(f, SkipTerraform)
+		}
 	}
 	tm := &tfMapper{ld: ld, mod: m, targets: map[string]tfTarget{}}
 	for _, r := range m.Resources {

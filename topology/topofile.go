@@ -156,7 +156,7 @@ func (ld *loader) include(file, abs string, it *yaml.Node) error {
 		if fi.IsDir() {
 			err = ld.walk(real)
 		} else {
-			err = ld.file(real)
+			err = ld.file(real, true)
 		}
 		if err != nil {
 			return err

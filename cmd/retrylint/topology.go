@@ -74,6 +74,8 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 	}
 	if f.verbose {
 		writeVerbose(stderr, g)
+	} else {
+		writeSkipped(stderr, g)
 	}
 	if err := f.gate.apply(res, cfg, wd, stderr); err != nil {
 		return err
@@ -121,7 +123,7 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 func writeVerbose(w io.Writer, g *topology.Graph) {
 	esc := report.EscapeLineStart
 	for _, s := range g.Skipped {
-		fmt.Fprintf(w, "%s: skipped: no known manifest kind\n", esc(s))
+		fmt.Fprintf(w, "%s: skipped: %s\n", esc(s.File), s.Why)
 	}
 	for _, s := range g.Unfollowed {
 		fmt.Fprintln(w, esc(s))
@@ -133,6 +135,23 @@ func writeVerbose(w io.Writer, g *topology.Graph) {
 		if c.Assumed {
 			fmt.Fprintf(w, "%s: %s: assumed %s (%s)\n", esc(c.Pos.String()), report.EscapeText(c.Name), c.Kind, topology.KindDefaults(c.Kind))
 		}
+	}
+}
+
+// writeSkipped says how many files a run left out, unless none or only
+// those the configuration ignores.
+func writeSkipped(w io.Writer, g *topology.Graph) {
+	n := 0
+	for _, s := range g.Skipped {
+		if s.Why != topology.SkipIgnored {
+			n++
+		}
+	}
+	switch {
+	case n == 1:
+		fmt.Fprintln(w, "retrylint: skipped 1 file that is not a manifest retrylint reads; --verbose lists it")
+	case n > 1:
+		fmt.Fprintf(w, "retrylint: skipped %d files that are not manifests retrylint reads; --verbose lists them\n", n)
 	}
 }
 

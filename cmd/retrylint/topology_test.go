@@ -246,7 +246,7 @@ func manifestFile(p string) bool {
 func TestBrokenInputs(t *testing.T) {
 	root := repoRoot(t)
 	cases := []struct{ file, want string }{
-		{"bad-yaml.yaml", "bad-yaml.yaml:4:1: invalid YAML"},
+		{"bad-yaml.yaml", "bad-yaml.yaml:5:11: invalid YAML"},
 		{"wrong-type.yaml", "wrong-type.yaml:10:23: maxRetries: expected an integer"},
 		{"unknown-key.topology.yaml", `unknown-key.topology.yaml:5:5: component app: unknown key "retries"`},
 		{"include-outside/inner/retrylint.yaml", `retrylint.yaml:2:11: include "../../bad-yaml.yaml" is outside the given paths`},
@@ -256,7 +256,7 @@ func TestBrokenInputs(t *testing.T) {
 		{"sub-bad-attempts.yaml", "sub-bad-attempts.yaml:4:24: maxDeliveryAttempts: expected an integer"},
 		{"does-not-exist.yaml", "does-not-exist.yaml: cannot read"},
 		{"bad-hcl.tf", "bad-hcl.tf:5:21: Invalid expression"},
-		{"bad-heredoc.tf", "bad-heredoc.tf:7:13: invalid YAML"},
+		{"bad-heredoc.tf", "bad-heredoc.tf:8:19: invalid YAML"},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -433,5 +433,37 @@ func TestTopologyConfigIgnore(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "etl") {
 		t.Errorf("the job outside vendor/ is not in the report:\n%s", stdout)
+	}
+}
+
+func TestSkippedFilesAreCounted(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"wf.yaml":                  "main:\n  steps:\n    - done:\n        return: 1\n",
+		"chart/templates/job.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {{ .Release.Name }}\n",
+		"ci.yml":                   "on: [push]\njobs: {test: {steps: [{run: 'a: b'}]}}\n",
+		"snippet.yaml":             "retries: 3\n  backoff: 2s\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stderr, code := runCLI(t, dir, ".")
+	if code != 0 {
+		t.Fatalf("exit %d, want 0; stderr %q", code, stderr)
+	}
+	if want := "skipped 3 files that are not manifests retrylint reads; --verbose lists them"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q, want %q", stderr, want)
+	}
+	_, stderr, _ = runCLI(t, dir, "--verbose", ".")
+	for _, want := range []string{"chart/templates/job.yaml: skipped: a template", "snippet.yaml: skipped: not valid YAML", "ci.yml: skipped: no known manifest kind"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("--verbose: stderr %q, want %q", stderr, want)
+		}
 	}
 }

@@ -21,16 +21,14 @@
 package workflows
 
 import (
-	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/retrylint/retrylint/internal/input"
-	"github.com/retrylint/retrylint/internal/lazyre"
+	"github.com/retrylint/retrylint/internal/yamlpos"
 	"github.com/retrylint/retrylint/model"
 )
 
@@ -263,8 +261,6 @@ func looksLikeStep(d *decoder, item *yaml.Node) bool {
 	return false
 }
 
-var yamlLine = lazyre.New(`line (\d+)`)
-
 // MaxSourceSize is the largest source Parse accepts, in bytes.
 const MaxSourceSize = 8 << 20
 
@@ -313,28 +309,11 @@ func decodeYAML(src []byte, doc *yaml.Node) (err error) {
 	return yaml.Unmarshal(src, doc)
 }
 
-// yamlError turns a YAML syntax error into an *Error. The decoder reports only a line; the
-// column is that line's first non-blank character.
+// yamlError turns a YAML syntax error into an *Error at the line and column where the source
+// breaks (the decoder itself names a line only, often that of the enclosing block).
 func yamlError(file string, src []byte, err error) *Error {
-	msg := err.Error()
-	var te *yaml.TypeError
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg = te.Errors[0]
-	}
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	e := &Error{Pos: Pos{File: file, Line: 1, Col: 1}}
-	if m := yamlLine.FindStringSubmatchIndex(msg); m != nil && m[0] == 0 {
-		if n, convErr := strconv.Atoi(msg[m[2]:m[3]]); convErr == nil && n > 0 {
-			e.Pos.Line = n
-			if lines := strings.Split(string(src), "\n"); n <= len(lines) {
-				l := lines[n-1]
-				e.Pos.Col = len(l) - len(strings.TrimLeft(l, " \t")) + 1
-			}
-		}
-		msg = strings.TrimPrefix(msg[m[1]:], ":")
-	}
-	e.Msg = "invalid YAML: " + strings.TrimSpace(msg)
-	return e
+	line, col, msg := yamlpos.Locate(src, err)
+	return &Error{Pos: Pos{File: file, Line: line, Col: col}, Msg: "invalid YAML: " + msg}
 }
 
 // ParseNode parses and analyses an already decoded document (e.g. a Terraform heredoc);
