@@ -315,7 +315,11 @@ func (lk *linker) resolve(from *Component, call *Call) []*Component {
 	if strings.HasPrefix(to, "url:") {
 		return []*Component{lk.resolveURL(from, call, strings.TrimPrefix(to, "url:"))}
 	}
-	if strings.Contains(to, "*") {
+	// A name computed at run time (call.Computed) could be any component
+	// of its kind, or none: it is not matched.
+	switch {
+	case call.Computed != "":
+	case strings.Contains(to, "*"):
 		var out []*Component
 		for _, c := range lk.comps {
 			if c.Assumed || c == from || call.ToKind != "" && c.Kind != call.ToKind {
@@ -328,8 +332,10 @@ func (lk *linker) resolve(from *Component, call *Call) []*Component {
 		if len(out) > 0 {
 			return out
 		}
-	} else if c := lk.find(to, call.ToKind); c != nil {
-		return []*Component{c}
+	default:
+		if c := lk.find(to, call.ToKind); c != nil {
+			return []*Component{c}
+		}
 	}
 	kind := call.ToKind
 	if kind == KindExternal && !strings.Contains(to, "*") {
@@ -412,12 +418,16 @@ func functionURLName(raw string) (string, bool) {
 // assume creates (once) a placeholder component and reports the reference.
 func (lk *linker) assume(from *Component, call *Call, name string, kind Kind) *Component {
 	what := describeRef(from, call)
+	ref := fmt.Sprintf("%q, which matches no loaded component", name)
+	if call.Computed != "" {
+		ref = fmt.Sprintf("a name computed at run time, %s, which matches no component", call.Computed)
+	}
 	lk.findings = append(lk.findings, Finding{
 		Rule:      "unresolved-reference",
 		Pos:       call.Pos,
 		Component: from.Name,
-		Message: fmt.Sprintf("%s %q, which matches no loaded component; assumed %s %s with its defaults (%s)",
-			what, name, article(string(kind)), kind, KindDefaults(kind)),
+		Message: fmt.Sprintf("%s %s; assumed %s %s with its defaults (%s)",
+			what, ref, article(string(kind)), kind, KindDefaults(kind)),
 	})
 	key := string(kind) + "\x00" + name
 	if p := lk.placeholder[key]; p != nil {

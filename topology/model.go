@@ -91,8 +91,12 @@ const (
 // Call is an outgoing reference of a component before linking: who it
 // invokes and with what retry policy.
 type Call struct {
-	To         string // component name; may hold "*" glob parts
-	ToKind     Kind   // expected kind of the target when known ("" = any)
+	To string // component name; may hold "*" glob parts
+	// Computed is the expression of a name that is computed at run time
+	// (a Workflows "${…}" with parts not known statically): it matches no
+	// component, rather than every one its glob would.
+	Computed   string
+	ToKind     Kind // expected kind of the target when known ("" = any)
 	Kind       EdgeKind
 	Pos        Pos    // where the call is written
 	Step       string // workflow step name, if any

@@ -87,6 +87,9 @@ func workflowCall(file, wfName string, wc *workflows.Call) *Call {
 	if call.To == "" || call.To == "url:" {
 		call.To = "*"
 	}
+	if strings.Contains(call.To, "*") && strings.Contains(t.Raw, "${") && !strings.HasPrefix(call.To, "url:") {
+		call.Computed = t.Raw
+	}
 	call.TaskTimeout, call.TaskCount = wc.TaskTimeout, wc.TaskCount
 	if r := wc.Retry; r != nil {
 		call.Retries = r.MaxRetries
