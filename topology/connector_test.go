@@ -107,3 +107,34 @@ func TestComputedNameMatchesNoComponent(t *testing.T) {
 		t.Errorf("no unresolved-reference with the expression at line 74; findings %+v", g.Findings)
 	}
 }
+
+func TestTryAroundASubworkflowMultipliesItsTries(t *testing.T) {
+	g := load(t, "wf.yaml", `main:
+  steps:
+    - outer:
+        try:
+          call: fetch
+        retry:
+          predicate: ${http.default_retry_predicate}
+          max_retries: 2
+fetch:
+  steps:
+    - get:
+        try:
+          call: http.get
+          args: {url: https://api-abc123-uc.a.run.app/v1/x}
+        retry: ${http.default_retry}
+`)
+	var e *topology.Edge
+	for _, x := range g.Edges {
+		if x.To.Name == "api" {
+			e = x
+		}
+	}
+	if e == nil {
+		t.Fatalf("no edge to api: %v", names(g))
+	}
+	if e.Retries != (2+1)*(5+1)-1 || len(e.Layers) != 2 {
+		t.Errorf("retries %d, layers %d; want (2+1)×(5+1) = 18 attempts from two layers", e.Retries, len(e.Layers))
+	}
+}

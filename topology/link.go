@@ -2,6 +2,7 @@ package topology
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	pathpkg "path"
 	"sort"
@@ -61,6 +62,10 @@ func (ld *loader) link() (*Graph, error) {
 	}
 	for _, c := range lk.comps {
 		c.derive()
+		if w := c.Workflow; w != nil && w.Approximate != "" && !c.Assumed {
+			lk.findings = append(lk.findings, Finding{Rule: "unresolved-reference", Pos: w.ApproxPos, Component: c.Name,
+				Message: fmt.Sprintf("workflow %s is read only in part: %s, so its calls, attempts and failure paths are a lower bound, not the worst case", c.Name, w.Approximate)})
+		}
 	}
 	g := &Graph{Out: map[*Component][]*Edge{}, In: map[*Component][]*Edge{},
 		Budget: ld.budget, BudgetPos: ld.budgetPos, Suppress: ld.supp,
@@ -93,11 +98,50 @@ func (ld *loader) link() (*Graph, error) {
 		return a.To.Name < b.To.Name
 	})
 	for _, e := range g.Edges {
+		if len(e.Layers) > 1 {
+			foldLayers(e)
+		}
 		g.Out[e.From] = append(g.Out[e.From], e)
 		g.In[e.To] = append(g.In[e.To], e)
 	}
 	g.Findings = lk.findings
 	return g, nil
+}
+
+// foldLayers turns the nested retry layers of a call into the edge's one
+// policy: the product of the factors of the layers whose predicate matches
+// what the call reports ((5+1)×(5+1) = 36 for two http.default_retry
+// blocks), with the predicate of the innermost such layer. Layers that
+// match nothing count 1 (the ineffective-retry-predicate rule reports each).
+func foldLayers(e *Edge) {
+	c := *e.Call
+	c.Layers = append([]RetryLayer(nil), e.Layers...)
+	e.Call = &c
+	emitted := e.EmitsTo()
+	product, n, first := int64(1), 0, -1
+	var terms []string
+	for i, l := range c.Layers {
+		if l.Retries < 1 || len(emitted) == 0 || !l.Predicate.MatchesAny(emitted) {
+			continue
+		}
+		n++
+		if first < 0 {
+			first = i
+		}
+		product *= int64(l.Retries) + 1
+		if product > math.MaxInt32 {
+			product = math.MaxInt32
+		}
+		terms = append(terms, fmt.Sprintf("(%d+1)", l.Retries))
+	}
+	if first < 0 {
+		return // every layer is dead: the innermost stands for them
+	}
+	l := c.Layers[first]
+	c.Retries, c.Predicate, c.RetryPos, c.Backoff, c.Note = int(product-1), l.Predicate, l.Pos, l.Backoff, l.Note
+	if n > 1 {
+		c.Note = fmt.Sprintf("%d nested try blocks retry it: %s = %d attempts", n, strings.Join(terms, "×"), product)
+	}
 }
 
 // merge applies a topology file declaration to the manifest component of

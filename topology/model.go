@@ -114,6 +114,28 @@ type Call struct {
 	// overrides); 0 when not overridden.
 	TaskTimeout float64
 	TaskCount   int
+	// Raises, when not nil, is all the call step itself can raise whatever
+	// the callee answers: an http.* call or a connector raises HttpError
+	// only for a status of 400 or more, and connection and timeout errors.
+	Raises Signals
+	// Raised are the signals the caller raises itself inside the try
+	// blocks around the call (raise: {code: 202}); its retry layers see
+	// them whatever the callee answers.
+	Raised Signals
+	// Layers are the retry layers around the call, innermost first, when
+	// try blocks with retry: nest (in one workflow or across subworkflow
+	// calls): each re-runs its whole body, so the effective ones multiply.
+	// Linking folds them into Retries and Predicate.
+	Layers []RetryLayer
+}
+
+// RetryLayer is one try block with retry: around a call.
+type RetryLayer struct {
+	Retries   int
+	Predicate Predicate
+	Pos       Pos
+	Backoff   *Backoff
+	Note      string
 }
 
 // JobWorstDuration is the longest one task of the called job can take under
@@ -247,6 +269,10 @@ type WorkflowInfo struct {
 	FailPaths     []FailPath
 	Notifications []Notification
 	Params        []string
+	// Approximate says which analysis bound the source hit (subworkflow
+	// calls nested too deep, too many paths), at ApproxPos; "" when none.
+	Approximate string
+	ApproxPos   Pos
 }
 
 // FailPath is a way an execution ends FAILED.
@@ -305,7 +331,6 @@ type Finding struct {
 	Component string
 }
 
-// Graph is the linked model.
 // A Skip is a file a run read and left out: of no known kind, a template, a
 // file that does not parse and has no manifest shape, or one the
 // configuration ignores.
@@ -323,6 +348,7 @@ const (
 	SkipTerraform = "Terraform with no resource retrylint reads"
 )
 
+// Graph is the linked model.
 type Graph struct {
 	Components []*Component // sorted by name
 	Edges      []*Edge
@@ -390,6 +416,31 @@ func (g *Graph) Roots() []*Component {
 // EmitsTo returns the failure signals To reports to From over e: what the
 // caller observes when the callee gives up (SPEC §3 defaults by kind).
 func (e *Edge) EmitsTo() Signals {
+	s := e.calleeEmits()
+	if e.Call == nil {
+		return s
+	}
+	if e.Raises != nil {
+		var capped Signals
+		for _, sig := range s {
+			if sig == SigAny {
+				capped = append(capped, e.Raises...)
+				continue
+			}
+			if e.Raises.Matches(sig) {
+				capped = append(capped, sig)
+			}
+		}
+		s = capped.Normalize()
+	}
+	if len(e.Raised) > 0 {
+		s = append(append(Signals(nil), s...), e.Raised...).Normalize()
+	}
+	return s
+}
+
+// calleeEmits is what e's callee reports to e's caller when it fails.
+func (e *Edge) calleeEmits() Signals {
 	c := e.To
 	switch c.Kind {
 	case KindJob:

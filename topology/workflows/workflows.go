@@ -65,8 +65,11 @@ type Workflow struct {
 	ParamReads []ParamRead
 	// Subworkflows names the subworkflows defined in the source.
 	Subworkflows []string
-	// Approximate is set when the analysis hit a size bound and results may be incomplete.
-	Approximate bool
+	// Approximate is set when the analysis hit a size bound and results may be incomplete;
+	// ApproxPos and ApproxReason say where and which bound.
+	Approximate  bool
+	ApproxPos    Pos
+	ApproxReason string
 }
 
 // Call is a step that invokes something outside the workflow.
@@ -83,6 +86,9 @@ type Call struct {
 	TaskTimeout float64
 	TaskCount   int
 	Retry       *Retry // the policy of the innermost enclosing try with retry:, nil if none
+	// Outer are the policies of the try blocks with retry: that enclose that one, innermost
+	// first, across subworkflow calls: each re-runs its whole body, so the layers multiply.
+	Outer []*Retry
 	// Caught: an enclosing except handles a failure of this call and the execution does not end
 	// FAILED on any path from there.
 	Caught bool
@@ -120,6 +126,9 @@ type Retry struct {
 	Signals   []string // failure signals the predicate retries
 	Any       bool     // the predicate retries every failure
 	Known     bool     // false if the predicate could not be read (Signals empty, Any false)
+	// Raised are the signals the try body raises itself (a raise of a map with a code), which
+	// the policy sees whatever its calls answer.
+	Raised []string
 	// MaxRetries is the number of retries after the first attempt; -1 when not known statically.
 	MaxRetries int
 	Backoff    *Backoff // nil when the policy has none
@@ -360,8 +369,8 @@ func ParseNode(file string, doc *yaml.Node, lineOffset, colOffset int) (w *Workf
 	w.Params = main.params
 	sum := a.summary("main")
 	w.FailPaths, w.DoubleFaultPaths = sum.paths, sum.doubles
-	a.collect(w, "main", sum, nil, siteInfo{}, 0)
-	w.Approximate = a.approximate
+	a.collect(w, "main", sum, nil, siteInfo{}, 0, w.Pos)
+	w.Approximate, w.ApproxPos, w.ApproxReason = a.approximate, a.approxPos, a.approxReason
 	a.paramReads(w, sum)
 	sort.SliceStable(w.Calls, func(i, j int) bool { return posLess(w.Calls[i].Pos, w.Calls[j].Pos) })
 	sort.SliceStable(w.Notifications, func(i, j int) bool { return posLess(w.Notifications[i].Pos, w.Notifications[j].Pos) })
