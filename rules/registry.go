@@ -37,6 +37,7 @@ var all = []*Rule{
 	multipleRetryLayers,
 	transientNotRetried,
 	retryWithoutBackoff,
+	retryNonIdempotent,
 	unresolvedReference,
 	invalidSuppression,
 }

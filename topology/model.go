@@ -114,6 +114,11 @@ type Call struct {
 	// overrides); 0 when not overridden.
 	TaskTimeout float64
 	TaskCount   int
+	// Method is the HTTP method of a workflow's http.* call ("POST");
+	// StartsWork marks a call that starts an execution (jobs.run, a
+	// workflow executions run or create): neither can be repeated safely.
+	Method     string
+	StartsWork bool
 	// Raises, when not nil, is all the call step itself can raise whatever
 	// the callee answers: an http.* call or a connector raises HttpError
 	// only for a status of 400 or more, and connection and timeout errors.

@@ -97,6 +97,8 @@ func workflowCall(file, wfName string, wc *workflows.Call) *Call {
 		call.Computed = t.Raw
 	}
 	call.TaskTimeout, call.TaskCount = wc.TaskTimeout, wc.TaskCount
+	call.Method = wc.Method
+	call.StartsWork = call.ToKind == KindJob || call.ToKind == KindWorkflow
 	if strings.HasPrefix(wc.Function, "http.") || call.ToKind == KindExternal && strings.HasPrefix(wc.Function, "googleapis.") {
 		// An HTTP call raises HttpError only for a status of 400 or more;
 		// a 2xx or 3xx answer is a result, whatever the callee may send.

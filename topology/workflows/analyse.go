@@ -271,7 +271,7 @@ func (a *analyser) collect(w *Workflow, name string, s *summary, bind env, site 
 			retry, outer = retries[0], retries[1:]
 		}
 		w.Calls = append(w.Calls, &Call{Outer: outer,
-			Pos: n.pos, Step: n.name, Function: fn, Target: ct.target, Waits: ct.waits,
+			Pos: n.pos, Step: n.name, Function: fn, Method: httpMethod(fn, a.d, n.call, vars), Target: ct.target, Waits: ct.waits,
 			Timeout: ct.timeout, TimeoutDefault: ct.timeoutDefault, Retry: retry,
 			TaskTimeout: ct.taskTimeout, TaskCount: ct.taskCount,
 			Caught: caught, Handled: site.handled || n.handled, InExcept: inExcept,
@@ -286,6 +286,22 @@ func (a *analyser) collect(w *Workflow, name string, s *summary, bind env, site 
 				BeforeFail: site.afterFail || s.okCanFail(id), Function: fn})
 		}
 	}
+}
+
+// httpMethod is the method of an http.* call: the function's (http.post is POST) or, for
+// http.request, its method argument when known.
+func httpMethod(fn string, d *decoder, c *callSpec, vars env) string {
+	switch fn {
+	case "http.get", "http.post", "http.put", "http.patch", "http.delete":
+		return strings.ToUpper(strings.TrimPrefix(fn, "http."))
+	case "http.request":
+		if m := d.mapGet(c.args, "method"); m != nil {
+			if v := d.valueOf(m, vars); v.known() && v.kind == valString {
+				return strings.ToUpper(v.s)
+			}
+		}
+	}
+	return ""
 }
 
 // isNotification reports whether a call made in an except block tells someone of the failure.

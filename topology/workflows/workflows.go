@@ -77,6 +77,7 @@ type Call struct {
 	Pos            Pos
 	Step           string  // step name
 	Function       string  // e.g. "http.post", "googleapis.run.v1.namespaces.jobs.run"
+	Method         string  // the HTTP method of an http.* call ("POST"); "" when not known
 	Target         Target  // what is invoked
 	Waits          bool    // blocks until the target's outcome (jobs.run, executions.run)
 	Timeout        float64 // seconds the call may wait; 0 = none known
