@@ -138,3 +138,36 @@ fetch:
 		t.Errorf("retries %d, layers %d; want (2+1)×(5+1) = 18 attempts from two layers", e.Retries, len(e.Layers))
 	}
 }
+
+func TestKubernetesJobsShowTheirPods(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      int
+	}{
+		{"cronjob-default", "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: nightly}\nspec:\n  schedule: '0 3 * * *'\n  jobTemplate:\n    spec:\n      template: {spec: {containers: [{name: r, image: r}], restartPolicy: Never}}\n", 6},
+		{"job-limit-2", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: nightly}\nspec:\n  backoffLimit: 2\n  template: {spec: {containers: [{name: r, image: r}], restartPolicy: Never}}\n", 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := load(t, c.name+".yaml", c.src)
+			pods := g.Component("nightly.pods")
+			if pods == nil {
+				t.Fatalf("no pods component: %v", names(g))
+			}
+			in := g.In[pods]
+			if len(in) != 1 || in[0].From.Name != "nightly" || in[0].Retries != c.want || in[0].Kind != topology.EdgeRuns {
+				t.Errorf("edges into the pods: %+v, want nightly runs them with %d retries", in, c.want)
+			}
+		})
+	}
+	// With a topology file naming what the job runs, no pods component.
+	dir := t.TempDir()
+	write(t, dir, "job.yaml", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: nightly}\nspec: {backoffLimit: 1}\n")
+	write(t, dir, "retrylint.yaml", "version: 1\ncomponents:\n  nightly: {kind: k8s.job, runs: exporter}\n  exporter: {kind: app}\n")
+	g, err := topology.Load([]string{dir}, topology.Options{WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Component("nightly.pods") != nil || len(g.In[g.Component("exporter")]) != 1 {
+		t.Errorf("runs: from the topology file: components %v", names(g))
+	}
+}

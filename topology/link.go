@@ -60,6 +60,15 @@ func (ld *loader) link() (*Graph, error) {
 			return nil, err
 		}
 	}
+	for _, c := range append([]*Component(nil), lk.comps...) {
+		// A Kubernetes job runs its pods: with no runs: from the topology
+		// file, they are an app of their own, started backoffLimit+1 times
+		// at worst.
+		if j := c.Job; c.Kind == KindK8sJob && j != nil && j.Runs == "" && j.Pods != "" && lk.find(j.Pods, "") == nil {
+			j.Runs, j.RunsPos = j.Pods, c.Pos
+			lk.add(&Component{Name: j.Pods, Kind: KindApp, Pos: c.Pos, Files: c.Files})
+		}
+	}
 	for _, c := range lk.comps {
 		c.derive()
 		if w := c.Workflow; w != nil && w.Approximate != "" && !c.Assumed {

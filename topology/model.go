@@ -220,6 +220,9 @@ type JobSpec struct {
 	TaskTimeoutPos Pos
 	Runs           string // the app it runs (topology file)
 	RunsPos        Pos
+	// Pods names the pods of a Kubernetes job that the topology file does
+	// not give a runs: for, so its attempts (backoffLimit + 1) show.
+	Pods string
 }
 
 // WorstDuration is the longest one task can take: (maxRetries+1) × timeout.
