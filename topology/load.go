@@ -48,12 +48,12 @@ type loader struct {
 	findings   []Finding // from loading (values not known statically)
 	tfDirs     []string  // directories of Terraform modules, in load order
 	tfFiles    map[string][]string
+	pipes      pipelines
+	includer   string // the pipeline of the topology file whose include: is being read
 }
 
-// Load reads the manifests under paths (files, directories walked
-// recursively, globs), links them and returns the graph. An invalid input
-// is an *InputError naming file:line:col.
-func Load(paths []string, opts Options) (*Graph, error) {
+// read walks and reads the inputs, unlinked.
+func read(paths []string, opts Options) (*loader, error) {
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
 	}
@@ -120,7 +120,30 @@ func Load(paths []string, opts Options) (*Graph, error) {
 	if err := ld.loadTerraform(); err != nil {
 		return nil, err
 	}
+	return ld, nil
+}
+
+// Load reads the manifests under paths (files, directories walked
+// recursively, globs), links them and returns the graph: everything named is
+// one pipeline. An invalid input is an *InputError naming file:line:col.
+func Load(paths []string, opts Options) (*Graph, error) {
+	ld, err := read(paths, opts)
+	if err != nil {
+		return nil, err
+	}
 	return ld.link()
+}
+
+// LoadPipelines reads the manifests under paths as Load does and links each
+// pipeline on its own (see pipelineOf): a directory holding a topology file,
+// with what it includes; a Terraform root module; the rest of what is named.
+// Components of one name in two pipelines are two components.
+func LoadPipelines(paths []string, opts Options) ([]*Graph, error) {
+	ld, err := read(paths, opts)
+	if err != nil {
+		return nil, err
+	}
+	return ld.linkPipelines()
 }
 
 // display is the path shown in findings: relative to the working
@@ -198,6 +221,11 @@ func (ld *loader) within(abs string) bool { return input.Within(ld.roots, abs) }
 // manifest shape. A named file is always checked.
 func (ld *loader) file(abs string, named bool) error {
 	if ld.seen[abs] {
+		if ld.includer != "" {
+			// Walked before a topology file included it: it is that file's.
+			ld.tag(ld.pipes.comps[abs], ld.includer)
+			ld.fileIn(ld.display(abs), ld.includer)
+		}
 		return nil
 	}
 	ld.seen[abs] = true
@@ -215,7 +243,15 @@ func (ld *loader) file(abs string, named bool) error {
 		return nil
 	}
 	ld.supp.scan(name, src)
+	before := len(ld.manifests)
 	known, err := ld.source(name, abs, src)
+	added := ld.manifests[min(before, len(ld.manifests)):]
+	ld.tag(added, ld.pipelineOf(abs))
+	if ld.pipes.comps == nil {
+		ld.pipes.comps = map[string][]*Component{}
+	}
+	ld.pipes.comps[abs] = append([]*Component(nil), added...)
+	ld.fileIn(name, ld.pipelineOf(abs))
 	if err != nil {
 		var ie *InputError
 		if named || !errors.As(err, &ie) {

@@ -301,6 +301,7 @@ type Notification struct {
 
 // Component is something that runs.
 type Component struct {
+	pipeline string // see loader.pipelineOf
 	Name     string
 	Kind     Kind
 	Pos      Pos      // where it is declared (its name)
@@ -356,8 +357,11 @@ const (
 	SkipTerraform = "Terraform with no resource retrylint reads"
 )
 
-// Graph is the linked model.
+// Graph is the linked model of one pipeline.
 type Graph struct {
+	// Pipeline names the pipeline: the directory of its topology file or
+	// Terraform root module; "" for the rest of what was named.
+	Pipeline   string
 	Components []*Component // sorted by name
 	Edges      []*Edge
 	Out        map[*Component][]*Edge

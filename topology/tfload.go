@@ -50,8 +50,14 @@ func (ld *loader) loadTerraform() error {
 		if called[m.Dir] {
 			continue
 		}
+		before := len(ld.manifests)
 		if err := ld.terraformModule(m); err != nil {
 			return err
+		}
+		p := ld.tfPipeline(m.Dir)
+		ld.tag(ld.manifests[before:], p)
+		for _, f := range append(append([]string(nil), m.Files...), m.ReadFiles()...) {
+			ld.fileIn(f, p)
 		}
 		for _, f := range m.ReadFiles() {
 			read[f] = true

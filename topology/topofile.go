@@ -20,14 +20,15 @@ func isTopologyFile(r *yaml.Node) bool {
 
 // decl is one component of a topology file.
 type decl struct {
-	file    string
-	name    string
-	pos     Pos
-	kind    Kind
-	kindPos Pos
-	set     map[string]Pos // fields written, with their key's position
-	c       Component      // the values written
-	calls   []*Call
+	pipeline string
+	file     string
+	name     string
+	pos      Pos
+	kind     Kind
+	kindPos  Pos
+	set      map[string]Pos // fields written, with their key's position
+	c        Component      // the values written
+	calls    []*Call
 }
 
 // Keys the topology file accepts, per level.
@@ -92,6 +93,7 @@ func (ld *loader) topologyFile(file, abs string, r *yaml.Node) error {
 			return errorf(posOf(file, n), "budget: expected a positive integer, got %d", b)
 		}
 		ld.budget, ld.budgetPos = b, posOf(file, k)
+		ld.setBudget(ld.pipelineOf(abs), b, posOf(file, k))
 	}
 	comps := val(r, "components")
 	if comps.Kind != yaml.MappingNode {
@@ -106,6 +108,7 @@ func (ld *loader) topologyFile(file, abs string, r *yaml.Node) error {
 		if err != nil {
 			return err
 		}
+		d.pipeline = ld.pipelineOf(abs)
 		ld.decls = append(ld.decls, d)
 	}
 	if inc := val(r, "include"); inc != nil && !isNull(inc) {
@@ -113,6 +116,10 @@ func (ld *loader) topologyFile(file, abs string, r *yaml.Node) error {
 		if inc.Kind == yaml.SequenceNode {
 			items = inc.Content
 		}
+		// What a topology file includes is part of its pipeline.
+		prev := ld.includer
+		ld.includer = ld.pipelineOf(abs)
+		defer func() { ld.includer = prev }()
 		for _, it := range items {
 			if err := ld.include(file, abs, resolve(it)); err != nil {
 				return err

@@ -68,14 +68,16 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 	if err != nil {
 		return err
 	}
-	res, g, err := checkTopology(args, topology.Options{Skip: cfg.Ignored}, f.budget, cfg.Budget)
+	res, run, err := checkTopology(args, topology.Options{Skip: cfg.Ignored}, f.budget, cfg.Budget)
 	if err != nil {
 		return err
 	}
 	if f.verbose {
-		writeVerbose(stderr, g)
+		for _, g := range run.graphs {
+			writeVerbose(stderr, g)
+		}
 	} else {
-		writeSkipped(stderr, g)
+		writeSkipped(stderr, run.graphs)
 	}
 	if err := f.gate.apply(res, cfg, wd, stderr); err != nil {
 		return err
@@ -86,7 +88,7 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 		}
 	} else {
 		var buf bytes.Buffer
-		if err := writeTopologyText(&buf, res, f.out.useColor(stdout)); err != nil {
+		if err := writeTopologyText(&buf, res, run, f.out.useColor(stdout)); err != nil {
 			return err
 		}
 		if err := writeFileAtomic(buf.Bytes(), f.out.output, stdout); err != nil {
@@ -96,27 +98,43 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 	return verdict(res.Findings, f.out.failOn)
 }
 
+// topologyRun is what checkTopology found, per pipeline.
+type topologyRun struct {
+	graphs []*topology.Graph
+	chains [][]model.Chain // per graph, sorted
+}
+
 // checkTopology loads the manifests under paths, multiplies attempts and
-// runs the topology rules: the findings and one chain per (root, reachable
-// component), sorted. budget 0 takes the topology file's budget, and
-// without one fallback (the configuration's). An invalid input is an error
-// naming file:line:col.
-func checkTopology(paths []string, opts topology.Options, budget, fallback int) (*model.Result, *topology.Graph, error) {
-	g, err := topology.Load(paths, opts)
+// runs the topology rules, per pipeline: the findings and one chain per
+// (root, reachable component), sorted. budget 0 takes the pipeline's
+// topology file's budget, and without one fallback (the configuration's).
+// An invalid input is an error naming file:line:col.
+func checkTopology(paths []string, opts topology.Options, budget, fallback int) (*model.Result, *topologyRun, error) {
+	graphs, err := topology.LoadPipelines(paths, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	if budget == 0 && g.Budget == 0 {
-		budget = fallback
-	}
-	findings, mult := rules.Run(g, rules.Options{Budget: budget})
 	res := newResult()
-	res.Findings, res.Chains = findings, make([]model.Chain, 0, len(mult.Chains))
-	for _, c := range mult.Chains {
-		res.Chains = append(res.Chains, c.Report())
+	res.Findings, res.Chains = []model.Finding{}, []model.Chain{}
+	run := &topologyRun{graphs: graphs}
+	for _, g := range graphs {
+		b := budget
+		if b == 0 && g.Budget == 0 {
+			b = fallback
+		}
+		findings, mult := rules.Run(g, rules.Options{Budget: b})
+		res.Findings = append(res.Findings, findings...)
+		chains := make([]model.Chain, 0, len(mult.Chains))
+		for _, c := range mult.Chains {
+			chains = append(chains, c.Report())
+		}
+		one := &model.Result{Chains: chains}
+		one.Sort()
+		run.chains = append(run.chains, chains)
+		res.Chains = append(res.Chains, chains...)
 	}
 	res.Sort()
-	return res, g, nil
+	return res, run, nil
 }
 
 // writeVerbose lists what was skipped and what the topology file overrode.
@@ -140,11 +158,13 @@ func writeVerbose(w io.Writer, g *topology.Graph) {
 
 // writeSkipped says how many files a run left out, unless none or only
 // those the configuration ignores.
-func writeSkipped(w io.Writer, g *topology.Graph) {
+func writeSkipped(w io.Writer, graphs []*topology.Graph) {
 	n := 0
-	for _, s := range g.Skipped {
-		if s.Why != topology.SkipIgnored {
-			n++
+	for _, g := range graphs {
+		for _, s := range g.Skipped {
+			if s.Why != topology.SkipIgnored {
+				n++
+			}
 		}
 	}
 	switch {
@@ -155,23 +175,86 @@ func writeSkipped(w io.Writer, g *topology.Graph) {
 	}
 }
 
-// writeTopologyText writes findings compiler-style, then one table per root:
-// component, worst-case attempts, formula.
-func writeTopologyText(w io.Writer, res *model.Result, color bool) error {
+// writeTopologyText writes findings compiler-style, then one table per root
+// (component, worst-case attempts, formula), under a heading per pipeline
+// when there are several, and a summary line.
+func writeTopologyText(w io.Writer, res *model.Result, run *topologyRun, color bool) error {
 	var b bytes.Buffer
 	if err := report.WriteTextOptions(&b, res, report.TextOptions{Color: color}); err != nil {
 		return err
 	}
+	perPipeline := [][]model.Chain{res.Chains}
+	var names []string
+	if run != nil && len(run.graphs) > 1 {
+		perPipeline = run.chains
+		for _, g := range run.graphs {
+			name := g.Pipeline
+			if name == "" {
+				name = "(the rest of what was named)"
+			}
+			names = append(names, name)
+		}
+	}
+	for i, chains := range perPipeline {
+		if names != nil && len(chains) > 0 {
+			fmt.Fprintf(&b, "\npipeline %s:\n", report.EscapeText(names[i]))
+		}
+		writeChainTables(&b, chains)
+	}
+	if len(res.Findings) == 0 {
+		fmt.Fprintln(&b, "\nno findings")
+	}
+	pipelines := 1
+	if run != nil {
+		pipelines = len(run.graphs)
+	}
+	fmt.Fprintf(&b, "\n%s\n", countLine(res.Findings, pipelines))
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// countLine counts the findings by severity: "2 errors, 3 warnings in 5
+// pipelines".
+func countLine(findings []model.Finding, pipelines int) string {
+	counts := map[model.Severity]int{}
+	for _, f := range findings {
+		counts[f.Severity]++
+	}
+	var parts []string
+	for _, s := range []struct {
+		sev        model.Severity
+		one, other string
+	}{{model.Error, "error", "errors"}, {model.Warning, "warning", "warnings"}, {model.Note, "note", "notes"}} {
+		n := counts[s.sev]
+		if n == 0 && s.sev == model.Note {
+			continue
+		}
+		word := s.other
+		if n == 1 {
+			word = s.one
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", n, word))
+	}
+	unit := "pipelines"
+	if pipelines == 1 {
+		unit = "pipeline"
+	}
+	return fmt.Sprintf("%s in %d %s", strings.Join(parts, ", "), pipelines, unit)
+}
+
+// writeChainTables writes one table per root: component, worst-case
+// attempts, formula.
+func writeChainTables(b *bytes.Buffer, chains []model.Chain) {
 	root := ""
 	var tw *tabwriter.Writer
-	for _, c := range rootsFirst(res.Chains) {
+	for _, c := range rootsFirst(chains) {
 		if c.Root != root {
 			if tw != nil {
 				tw.Flush()
 			}
 			root = c.Root
-			fmt.Fprintf(&b, "\nevent at %s:\n", report.EscapeText(root))
-			tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+			fmt.Fprintf(b, "\nevent at %s:\n", report.EscapeText(root))
+			tw = tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "  COMPONENT\tATTEMPTS\tFORMULA")
 		}
 		attempts := "unbounded"
@@ -190,11 +273,6 @@ func writeTopologyText(w io.Writer, res *model.Result, color bool) error {
 	if tw != nil {
 		tw.Flush()
 	}
-	if len(res.Findings) == 0 {
-		fmt.Fprintln(&b, "\nno findings")
-	}
-	_, err := w.Write(b.Bytes())
-	return err
 }
 
 // rootsFirst orders chains by root, the root's own row first.

@@ -467,3 +467,20 @@ func TestSkippedFilesAreCounted(t *testing.T) {
 		}
 	}
 }
+
+func TestExamplesDirectoryIsEightPipelines(t *testing.T) {
+	root := repoRoot(t)
+	stdout, stderr, code := runCLI(t, root, "examples/topology")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (the incidents fail, their fixes pass); stderr %q", code, stderr)
+	}
+	for _, want := range []string{"\npipeline examples/topology/incident1:\n", "\npipeline examples/topology/incident2-fixed:\n",
+		"\npipeline examples/topology/terraform/incident1:\n", " in 8 pipelines\n"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stderr, "declared twice") {
+		t.Errorf("stderr %q", stderr)
+	}
+}
