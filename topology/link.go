@@ -6,6 +6,7 @@ import (
 	"net/url"
 	pathpkg "path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/retrylint/retrylint/internal/lazyre"
@@ -43,8 +44,14 @@ func (lk *linker) find(name string, k Kind) *Component {
 func (ld *loader) link() (*Graph, error) {
 	lk := &linker{ld: ld, byName: map[string][]*Component{}, placeholder: map[string]*Component{},
 		findings: append([]Finding(nil), ld.findings...)}
+	qualifyWorkflowNames(ld.manifests)
 	for _, c := range ld.manifests {
 		if prev := lk.find(c.Name, c.Kind); prev != nil && prev.Kind == c.Kind {
+			if a, b := settings(prev), settings(c); a != b {
+				return nil, errorf(c.Pos, "%s %s is declared again with other settings (first at %s): %s here, %s there; "+
+					"if they are two environments or two designs, give each directory a topology file (each is then a pipeline of its own), "+
+					"or leave one out with `ignore:` in .retrylint.yaml", c.Kind, c.Name, prev.Pos, b, a)
+			}
 			prev.Files = append(prev.Files, c.Files...)
 			continue
 		}
@@ -116,6 +123,59 @@ func (ld *loader) link() (*Graph, error) {
 	g.Findings = lk.findings
 	return g, nil
 }
+
+// qualifyWorkflowNames names each of the workflow sources that share a file
+// stem (every demo of a repository in its own workflow.yaml) by its
+// directory too, "cloud-run-jobs/workflow": they are different workflows,
+// not one described twice.
+func qualifyWorkflowNames(cs []*Component) {
+	files := map[string]map[string]bool{}
+	for _, c := range cs {
+		if c.Kind == KindWorkflow && len(c.Files) > 0 {
+			if files[c.Name] == nil {
+				files[c.Name] = map[string]bool{}
+			}
+			files[c.Name][c.Files[0]] = true
+		}
+	}
+	for _, c := range cs {
+		if c.Kind != KindWorkflow || len(c.Files) == 0 || len(files[c.Name]) < 2 {
+			continue
+		}
+		dir := pathpkg.Base(pathpkg.Dir(c.Files[0]))
+		if dir == "." || dir == "/" || dir == ".." {
+			continue
+		}
+		c.Name = dir + "/" + c.Name
+	}
+}
+
+// settings renders what a component's manifest sets, to tell one resource
+// described twice (a create and an export of the same job) from two
+// different ones of one name.
+func settings(c *Component) string {
+	var b strings.Builder
+	if j := c.Job; j != nil {
+		fmt.Fprintf(&b, "maxRetries %d, %d task(s), task timeout %s", j.MaxRetries, j.TaskCount, secsText(j.TaskTimeout))
+	}
+	if d := c.Delivery; d != nil {
+		fmt.Fprintf(&b, "push %v to %q, dead-letter %v (%d deliveries), retry policy %v %s–%s, retention %s, ack deadline %s",
+			d.Push, d.Endpoint+d.PushTo, d.DeadLetter, d.MaxDeliveryAttempts, d.RetryPolicy, secsText(d.MinBackoff), secsText(d.MaxBackoff),
+			secsText(d.Retention), secsText(d.AckDeadline))
+	}
+	if r := c.Retry; r != nil {
+		fmt.Fprintf(&b, "retries %d (unbounded %v)", r.Retries, r.Unbounded)
+	}
+	if c.Timeout > 0 {
+		fmt.Fprintf(&b, "timeout %s", secsText(c.Timeout))
+	}
+	if b.Len() == 0 {
+		return "no retry settings"
+	}
+	return b.String()
+}
+
+func secsText(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) + " s" }
 
 // foldLayers turns the nested retry layers of a call into the edge's one
 // policy: the product of the factors of the layers whose predicate matches

@@ -1,6 +1,7 @@
 package topology_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -27,8 +28,8 @@ func TestPipelinesPerEnvironment(t *testing.T) {
 `)
 	}
 	write(t, dir, "loose/wf.yaml", "main:\n  steps:\n    - done:\n        return: 1\n")
-	if _, err := topology.Load([]string{dir}, topology.Options{WorkDir: dir}); err == nil || !strings.Contains(err.Error(), "declared twice") {
-		t.Fatalf("Load (one pipeline) of per-environment topology files: %v, want declared twice", err)
+	if _, err := topology.Load([]string{dir}, topology.Options{WorkDir: dir}); err == nil {
+		t.Fatal("Load (one pipeline) of per-environment directories: no error, want the two nightly jobs to collide")
 	}
 	graphs, err := topology.LoadPipelines([]string{dir}, topology.Options{WorkDir: dir})
 	if err != nil {
@@ -70,5 +71,40 @@ func TestIncludedFilesJoinTheirTopologyFile(t *testing.T) {
 	}
 	if len(graphs) != 1 || graphs[0].Pipeline != "pipeline" || graphs[0].Component("nightly").Job.TaskCount != 4 {
 		t.Errorf("graphs %d, want the included job in the topology file's pipeline", len(graphs))
+	}
+}
+
+func TestSameNameOtherSettingsIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a/job.yaml", jobV1)
+	write(t, dir, "b/job.yaml", strings.Replace(jobV1, "maxRetries: 2", "maxRetries: 0", 1))
+	for _, order := range [][]string{{"a", "b"}, {"b", "a"}} {
+		_, err := topology.LoadPipelines([]string{dir + "/" + order[0], dir + "/" + order[1]}, topology.Options{WorkDir: dir})
+		var ie *topology.InputError
+		if !errors.As(err, &ie) || !strings.Contains(ie.Error(), "declared again with other settings") ||
+			!strings.Contains(ie.Error(), "a/job.yaml:4:9") || !strings.Contains(ie.Error(), "b/job.yaml:4:9") {
+			t.Errorf("order %v: error %v, want one naming both files", order, err)
+		}
+	}
+	// The same job twice (a create and its export) is one component.
+	write(t, dir, "b/job.yaml", jobV1)
+	g, err := topology.Load([]string{dir}, topology.Options{WorkDir: dir})
+	if err != nil || len(g.Component("nightly").Files) != 2 {
+		t.Errorf("same settings twice: %v", err)
+	}
+}
+
+func TestWorkflowsOfOneFileNameAreApart(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "jobs/workflow.yaml", "main:\n  steps:\n    - run:\n        call: http.get\n        args: {url: https://a.example.com}\n")
+	write(t, dir, "saga/workflow.yaml", "main:\n  steps:\n    - run:\n        call: http.get\n        args: {url: https://b.example.com}\n")
+	g, err := topology.Load([]string{dir}, topology.Options{WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"jobs/workflow", "saga/workflow"} {
+		if c := g.Component(n); c == nil || len(g.Out[c]) != 1 {
+			t.Errorf("workflow %s: %v", n, names(g))
+		}
 	}
 }
