@@ -101,7 +101,8 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 // topologyRun is what checkTopology found, per pipeline.
 type topologyRun struct {
 	graphs []*topology.Graph
-	chains [][]model.Chain // per graph, sorted
+	chains [][]model.Chain       // per graph, sorted
+	infos  []map[string][]string // per graph: root → lines said under its table
 }
 
 // checkTopology loads the manifests under paths, multiplies attempts and
@@ -131,6 +132,7 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 		one := &model.Result{Chains: chains}
 		one.Sort()
 		run.chains = append(run.chains, chains)
+		run.infos = append(run.infos, rules.ChainInfo(g))
 		res.Chains = append(res.Chains, chains...)
 	}
 	res.Sort()
@@ -184,9 +186,13 @@ func writeTopologyText(w io.Writer, res *model.Result, run *topologyRun, color b
 		return err
 	}
 	perPipeline := [][]model.Chain{res.Chains}
+	infos := []map[string][]string{{}}
+	if run != nil && len(run.graphs) == 1 {
+		infos = run.infos
+	}
 	var names []string
 	if run != nil && len(run.graphs) > 1 {
-		perPipeline = run.chains
+		perPipeline, infos = run.chains, run.infos
 		for _, g := range run.graphs {
 			name := g.Pipeline
 			if name == "" {
@@ -199,7 +205,7 @@ func writeTopologyText(w io.Writer, res *model.Result, run *topologyRun, color b
 		if names != nil && len(chains) > 0 {
 			fmt.Fprintf(&b, "\npipeline %s:\n", report.EscapeText(names[i]))
 		}
-		writeChainTables(&b, chains)
+		writeChainTables(&b, chains, infos[i])
 	}
 	if len(res.Findings) == 0 {
 		fmt.Fprintln(&b, "\nno findings")
@@ -244,14 +250,21 @@ func countLine(findings []model.Finding, pipelines int) string {
 
 // writeChainTables writes one table per root: component, worst-case
 // attempts, formula.
-func writeChainTables(b *bytes.Buffer, chains []model.Chain) {
+func writeChainTables(b *bytes.Buffer, chains []model.Chain, infos map[string][]string) {
 	root := ""
 	var tw *tabwriter.Writer
+	flush := func() {
+		if tw == nil {
+			return
+		}
+		tw.Flush()
+		for _, line := range infos[root] {
+			fmt.Fprintf(b, "  info: %s\n", report.EscapeText(line))
+		}
+	}
 	for _, c := range rootsFirst(chains) {
 		if c.Root != root {
-			if tw != nil {
-				tw.Flush()
-			}
+			flush()
 			root = c.Root
 			fmt.Fprintf(b, "\nevent at %s:\n", report.EscapeText(root))
 			tw = tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
@@ -270,9 +283,7 @@ func writeChainTables(b *bytes.Buffer, chains []model.Chain) {
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", report.EscapeText(c.Target), attempts, report.EscapeText(formula))
 	}
-	if tw != nil {
-		tw.Flush()
-	}
+	flush()
 }
 
 // rootsFirst orders chains by root, the root's own row first.
