@@ -82,6 +82,31 @@ func ChainInfo(g *topology.Graph) map[string][]string {
 	out := map[string][]string{}
 	for _, e := range g.Edges {
 		d := e.From.Delivery
+		if e.Kind == topology.EdgeDeliver && (d == nil || !d.AckAtStart) && (e.Unbounded || e.Retries > 0) && !e.To.Assumed {
+			// Redelivery that nothing below can set off: say what the
+			// deliveries in the table stand for.
+			var quiet []string
+			loud := false
+			for _, o := range g.Out[e.To] {
+				if o.Kind == topology.EdgeNotify {
+					continue
+				}
+				if propagates(o) {
+					loud = true
+				} else {
+					quiet = append(quiet, o.To.Name)
+				}
+			}
+			if !loud && len(quiet) > 0 {
+				deliveries := "until retention expires"
+				if !e.Unbounded {
+					deliveries = fmt.Sprintf("up to %d deliveries", e.Retries+1)
+				}
+				out[e.From.Name] = append(out[e.From.Name], fmt.Sprintf(
+					"%s redelivers to %s (%s) only when %s itself fails — crashes, times out, answers non-2xx on its own: nothing below it (%s) reports a failure up to it, so those counts are the worst case of %s's own failures",
+					e.From.Name, e.To.Name, deliveries, e.To.Name, strings.Join(quiet, ", "), e.To.Name))
+			}
+		}
 		if e.Kind != topology.EdgeDeliver || d == nil || !d.AckAtStart {
 			continue
 		}
