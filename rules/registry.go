@@ -124,6 +124,14 @@ func Run(g *topology.Graph, opts Options) ([]model.Finding, *multiply.Result) {
 		if f.Rule != invalidSuppression.ID && g.Suppress.Suppressed(f.Rule, pos) {
 			continue
 		}
+		if c := g.Component(f.Component); c != nil && c.MayNotExist != "" {
+			// Resting on a resource that may not be created: a warning
+			// that says so.
+			if f.Severity == model.Error {
+				f.Severity = model.Warning
+			}
+			f.Message += " (" + c.MayNotExist + ")"
+		}
 		if seen[f] {
 			continue
 		}

@@ -323,6 +323,9 @@ type Component struct {
 	Overridden []string
 	// Declared: named in a topology file.
 	Declared bool
+	// MayNotExist says why the component may not exist (a Terraform
+	// resource whose count or for_each is unknown or empty); "" when it does.
+	MayNotExist string
 }
 
 // Edge is a linked call: From invokes To with From's retry policy.

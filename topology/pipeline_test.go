@@ -2,6 +2,8 @@ package topology_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -106,5 +108,27 @@ func TestWorkflowsOfOneFileNameAreApart(t *testing.T) {
 		if c := g.Component(n); c == nil || len(g.Out[c]) != 1 {
 			t.Errorf("workflow %s: %v", n, names(g))
 		}
+	}
+}
+
+func TestTerraformReadsBesideTheModuleInItsRepository(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "workflows/report.yaml", "main:\n  steps:\n    - run:\n        try:\n          call: googleapis.run.v2.projects.locations.jobs.run\n          args: {name: projects/p/locations/l/jobs/report-job}\n        retry: ${http.default_retry}\n")
+	write(t, dir, "infra/main.tf", `resource "google_workflows_workflow" "report" {
+  name            = "report"
+  region          = "europe-west1"
+  source_contents = file("${path.module}/../workflows/report.yaml")
+}
+`)
+	g, err := topology.Load([]string{filepath.Join(dir, "infra")}, topology.Options{WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf := g.Component("report")
+	if wf == nil || len(g.Out[wf]) != 1 || g.Out[wf][0].To.Name != "report-job" {
+		t.Errorf("workflow read through file() from beside the module: %v", names(g))
 	}
 }

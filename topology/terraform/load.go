@@ -187,6 +187,50 @@ func read(dir string, files []string, mem *srcFile, opts Options) (m *Module, er
 	return st.out, nil
 }
 
+// tfvars gives the root module's variables the values of terraform.tfvars
+// and then *.auto.tfvars in dir, in that order (a later file wins), as
+// Terraform does without -var-file; they take the place of a default.
+func (m *module) tfvars(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var files []string
+	if _, err := os.Stat(filepath.Join(dir, "terraform.tfvars")); err == nil {
+		files = append(files, filepath.Join(dir, "terraform.tfvars"))
+	}
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".auto.tfvars") {
+			files = append(files, filepath.Join(dir, e.Name()))
+		}
+	}
+	for _, f := range files {
+		sf, err := m.st.readConfig(f)
+		if err != nil {
+			return err
+		}
+		if line, col, msg, ok := input.Encoding(sf.data); !ok {
+			return &Error{Pos: Pos{File: sf.name, Line: line, Col: col}, Msg: msg}
+		}
+		parsed, diags := hclsyntax.ParseConfig(sf.data, sf.name, hcl.InitialPos)
+		if err := diagError(sf.name, diags); err != nil {
+			return err
+		}
+		body, ok := parsed.Body.(*hclsyntax.Body)
+		if !ok {
+			continue
+		}
+		m.st.files[sf.name] = sf
+		m.st.out.Files = append(m.st.out.Files, sf.name)
+		for _, name := range slices.Sorted(maps.Keys(body.Attributes)) {
+			if v := m.vars[name]; v != nil {
+				v.input = &binding{expr: body.Attributes[name].Expr, mod: m}
+			}
+		}
+	}
+	return nil
+}
+
 // moduleFiles lists the .tf files of dir, sorted.
 func moduleFiles(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
@@ -336,6 +380,11 @@ func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, 
 			continue
 		}
 		if err := m.declare(body); err != nil {
+			return nil, err
+		}
+	}
+	if addr == "" && dir != "" && !st.inMemory {
+		if err := m.tfvars(dir); err != nil {
 			return nil, err
 		}
 	}
