@@ -507,8 +507,15 @@ func (m *module) follow(call *hclsyntax.Block, depth int) error {
 	}
 	for _, d := range m.st.stack {
 		if d == real {
-			m.note(src.Expr.Range(), "module %q: %s calls itself; not followed again", name, s)
-			return nil
+			// Terraform refuses a module that calls itself, through others
+			// or directly: the configuration cannot be applied.
+			how := fmt.Sprintf("%s calls %s", m.st.display(m.dir), m.st.display(real))
+			if m.dir == real {
+				how = m.st.display(real) + " calls itself"
+			} else {
+				how += ", which is already being read above it (it calls back into " + m.st.display(m.dir) + ")"
+			}
+			return &Error{Pos: rangePos(src.Expr.Range()), Msg: fmt.Sprintf("module %q: a module cycle: %s; Terraform cannot load this configuration", name, how)}
 		}
 	}
 	files, err := moduleFiles(real)
