@@ -187,6 +187,19 @@ func writeTopologyText(w io.Writer, res *model.Result, run *topologyRun, color b
 	}
 	perPipeline := [][]model.Chain{res.Chains}
 	infos := []map[string][]string{{}}
+	assumed := []map[string]bool{{}}
+	if run != nil {
+		assumed = nil
+		for _, g := range run.graphs {
+			a := map[string]bool{}
+			for _, c := range g.Components {
+				if c.Assumed && c.Kind != topology.KindExternal && c.Kind != topology.KindSink {
+					a[c.Name] = true
+				}
+			}
+			assumed = append(assumed, a)
+		}
+	}
 	if run != nil && len(run.graphs) == 1 {
 		infos = run.infos
 	}
@@ -205,7 +218,7 @@ func writeTopologyText(w io.Writer, res *model.Result, run *topologyRun, color b
 		if names != nil && len(chains) > 0 {
 			fmt.Fprintf(&b, "\npipeline %s:\n", report.EscapeText(names[i]))
 		}
-		writeChainTables(&b, chains, infos[i])
+		writeChainTables(&b, chains, infos[i], assumed[min(i, len(assumed)-1)])
 	}
 	if len(res.Findings) == 0 {
 		fmt.Fprintln(&b, "\nno findings")
@@ -249,8 +262,9 @@ func countLine(findings []model.Finding, pipelines int) string {
 }
 
 // writeChainTables writes one table per root: component, worst-case
-// attempts, formula.
-func writeChainTables(b *bytes.Buffer, chains []model.Chain, infos map[string][]string) {
+// attempts, formula; a component no manifest describes is marked
+// "(assumed)": its numbers rest on the defaults of its kind.
+func writeChainTables(b *bytes.Buffer, chains []model.Chain, infos map[string][]string, assumed map[string]bool) {
 	root := ""
 	var tw *tabwriter.Writer
 	flush := func() {
@@ -281,7 +295,11 @@ func writeChainTables(b *bytes.Buffer, chains []model.Chain, infos map[string][]
 		if c.Estimate != "" {
 			formula += " (" + c.Estimate + ")"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", report.EscapeText(c.Target), attempts, report.EscapeText(formula))
+		target := c.Target
+		if assumed[target] {
+			target += " (assumed)"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", report.EscapeText(target), attempts, report.EscapeText(formula))
 	}
 	flush()
 }
