@@ -22,9 +22,10 @@ import (
 var lineRE = lazyre.New(`^line (\d+): `)
 
 // maxReplay caps the size of a source that is replayed (each replay is a
-// binary search, a few dozen decodes); a larger one keeps the decoder's line
-// and the column of its first non-blank character.
-const maxReplay = 4 << 20
+// binary search, a few dozen decodes: about a second for 1 MiB); a larger
+// one keeps the decoder's line and the column of its first non-blank
+// character.
+const maxReplay = 1 << 20
 
 // Message splits a decoder error into its line (0 when none is named) and
 // the message without the "yaml: line N:" prefix.
