@@ -45,6 +45,7 @@ func (ld *loader) link() (*Graph, error) {
 	lk := &linker{ld: ld, byName: map[string][]*Component{}, placeholder: map[string]*Component{},
 		findings: append([]Finding(nil), ld.findings...)}
 	qualifyWorkflowNames(ld.manifests)
+	lk.findings = append(lk.findings, qualifyConflicts(ld.manifests, ld.named)...)
 	for _, c := range ld.manifests {
 		if prev := lk.find(c.Name, c.Kind); prev != nil && prev.Kind == c.Kind {
 			if a, b := settings(prev), settings(c); a != b {
@@ -148,6 +149,60 @@ func qualifyWorkflowNames(cs []*Component) {
 		}
 		c.Name = dir + "/" + c.Name
 	}
+}
+
+// qualifyConflicts keeps apart the manifests met in a directory walk that
+// give one component different settings from different directories (the
+// create and update fixtures of a samples repository, two environments
+// without a topology file each): each is named by its directory too, and a
+// warning says so — a reference to the bare name then matches neither. Two
+// such manifests in one directory, or named on the command line, are left
+// for link to refuse.
+func qualifyConflicts(cs []*Component, named map[string]bool) []Finding {
+	type key struct {
+		kind Kind
+		name string
+	}
+	groups := map[key][]*Component{}
+	var order []key
+	for _, c := range cs {
+		if c.Kind == KindWorkflow || len(c.Files) == 0 {
+			continue
+		}
+		k := key{c.Kind, c.Name}
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], c)
+	}
+	var out []Finding
+	for _, k := range order {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		dirs, conflict, walked := map[string]bool{}, false, true
+		for _, c := range g {
+			dirs[pathpkg.Dir(c.Files[0])] = true
+			conflict = conflict || settings(c) != settings(g[0])
+			walked = walked && !named[c.Files[0]]
+		}
+		if !conflict || !walked || len(dirs) != len(g) {
+			continue
+		}
+		var where []string
+		for _, c := range g {
+			dir := pathpkg.Dir(c.Files[0])
+			c.Name = pathpkg.Base(dir) + "/" + c.Name
+			where = append(where, c.Pos.String())
+		}
+		for _, c := range g {
+			out = append(out, Finding{Rule: "unresolved-reference", Pos: c.Pos, Component: c.Name,
+				Message: fmt.Sprintf("%s %s is declared with different settings in %d directories (%s): checked as %d components named by their directory, and a reference to %s matches none of them; "+
+					"a topology file in each directory makes each its own pipeline", k.kind, k.name, len(g), strings.Join(where, ", "), len(g), k.name)})
+		}
+	}
+	return out
 }
 
 // settings renders what a component's manifest sets, to tell one resource

@@ -49,7 +49,8 @@ type loader struct {
 	tfDirs     []string  // directories of Terraform modules, in load order
 	tfFiles    map[string][]string
 	pipes      pipelines
-	includer   string // the pipeline of the topology file whose include: is being read
+	includer   string          // the pipeline of the topology file whose include: is being read
+	named      map[string]bool // display names of the files named on the command line
 }
 
 // read walks and reads the inputs, unlinked.
@@ -67,7 +68,7 @@ func read(paths []string, opts Options) (*loader, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no paths given")
 	}
-	ld := &loader{opts: opts, seen: map[string]bool{}, supp: &Suppressions{}}
+	ld := &loader{opts: opts, seen: map[string]bool{}, supp: &Suppressions{}, named: map[string]bool{}}
 	type named struct {
 		abs string
 		dir bool
@@ -104,6 +105,9 @@ func read(paths []string, opts Options) (*loader, error) {
 				ld.roots = append(ld.roots, filepath.Dir(real))
 			}
 			inputs = append(inputs, named{abs: real, dir: fi.IsDir()})
+			if !fi.IsDir() {
+				ld.named[ld.display(real)] = true
+			}
 		}
 	}
 	for _, in := range inputs {

@@ -81,16 +81,42 @@ func TestSameNameOtherSettingsIsAnError(t *testing.T) {
 	write(t, dir, "a/job.yaml", jobV1)
 	write(t, dir, "b/job.yaml", strings.Replace(jobV1, "maxRetries: 2", "maxRetries: 0", 1))
 	for _, order := range [][]string{{"a", "b"}, {"b", "a"}} {
-		_, err := topology.LoadPipelines([]string{dir + "/" + order[0], dir + "/" + order[1]}, topology.Options{WorkDir: dir})
+		_, err := topology.LoadPipelines([]string{dir + "/" + order[0] + "/job.yaml", dir + "/" + order[1] + "/job.yaml"}, topology.Options{WorkDir: dir})
 		var ie *topology.InputError
 		if !errors.As(err, &ie) || !strings.Contains(ie.Error(), "declared again with other settings") ||
 			!strings.Contains(ie.Error(), "a/job.yaml:4:9") || !strings.Contains(ie.Error(), "b/job.yaml:4:9") {
 			t.Errorf("order %v: error %v, want one naming both files", order, err)
 		}
 	}
+	// Met in a directory walk, in two directories: two components, named by
+	// their directory, and a warning at each.
+	g, err := topology.Load([]string{dir}, topology.Options{WorkDir: dir})
+	if err != nil {
+		t.Fatalf("walk: %v", err)
+	}
+	if a, b := g.Component("a/nightly"), g.Component("b/nightly"); a == nil || b == nil || a.Job.MaxRetries != 2 || b.Job.MaxRetries != 0 {
+		t.Errorf("walk: components %v, want a/nightly (2 retries) and b/nightly (0)", names(g))
+	}
+	warned := 0
+	for _, f := range g.Findings {
+		if strings.Contains(f.Message, "declared with different settings in 2 directories") {
+			warned++
+		}
+	}
+	if warned != 2 {
+		t.Errorf("walk: %d warnings, want one at each job; findings %+v", warned, g.Findings)
+	}
+	// In one directory, a walk refuses them too.
+	write(t, dir, "a/job2.yaml", strings.Replace(jobV1, "maxRetries: 2", "maxRetries: 1", 1))
+	if _, err := topology.Load([]string{dir + "/a"}, topology.Options{WorkDir: dir}); err == nil || !strings.Contains(err.Error(), "declared again with other settings") {
+		t.Errorf("one directory: %v, want the conflict refused", err)
+	}
+	if err := os.Remove(filepath.Join(dir, "a/job2.yaml")); err != nil {
+		t.Fatal(err)
+	}
 	// The same job twice (a create and its export) is one component.
 	write(t, dir, "b/job.yaml", jobV1)
-	g, err := topology.Load([]string{dir}, topology.Options{WorkDir: dir})
+	g, err = topology.Load([]string{dir}, topology.Options{WorkDir: dir})
 	if err != nil || len(g.Component("nightly").Files) != 2 {
 		t.Errorf("same settings twice: %v", err)
 	}
