@@ -35,9 +35,15 @@ var amplification = &Rule{
 			if !ch.Retried() {
 				continue
 			}
+			nested := ""
+			for _, f := range ch.Factors() {
+				if e := f.Edge; f.Effective && len(e.Tries) > 1 && e.Note != "" {
+					nested += fmt.Sprintf("; %s: %s", where(e), e.Note)
+				}
+			}
 			p.ReportSeverity(c.Pos, c.Name, sev, fmt.Sprintf(
-				"%s runs up to %s times per event from %s: %s, over %s %d (path %s)",
-				c.Name, ch.Count, ch.Root.Name, ch.Formula(), budget, p.Budget, strings.Join(ch.Path(), " → ")))
+				"%s runs up to %s times per event from %s: %s, over %s %d (path %s)%s",
+				c.Name, ch.Count, ch.Root.Name, ch.Formula(), budget, p.Budget, strings.Join(ch.Path(), " → "), nested))
 		}
 	},
 }

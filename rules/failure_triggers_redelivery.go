@@ -26,12 +26,7 @@ var failureTriggersRedelivery = &Rule{
 				continue
 			}
 			if d := e.From.Delivery; d != nil && d.AckAtStart {
-				if e.To.Kind == topology.KindWorkflow && !e.To.Assumed && len(e.To.DefaultEmits()) > 0 {
-					p.ReportSeverity(e.Pos, e.From.Name, model.Note, fmt.Sprintf(
-						"%s delivers to workflow %s, which can end FAILED (%s); Eventarc acknowledges a Workflows delivery when the execution starts, so a failed execution is not redelivered",
-						e.From.Name, e.To.Name, failPathText(e.To)))
-				}
-				continue
+				continue // acknowledged at start: ChainInfo says so
 			}
 			if !e.Unbounded && e.Retries == 0 {
 				continue // a single attempt: nothing is redelivered
@@ -77,4 +72,49 @@ var failureTriggersRedelivery = &Rule{
 				e.From.Name, e.To.Name, deliveries, path, fail, strings.Join(reasons, ", ")))
 		}
 	},
+}
+
+// ChainInfo lists, per root, what its chain tables should say that is not a
+// finding: an Eventarc delivery to a workflow that can end FAILED is
+// acknowledged when the execution starts, so the failure is not redelivered
+// (GCP-SEMANTICS.md §3).
+func ChainInfo(g *topology.Graph) map[string][]string {
+	out := map[string][]string{}
+	for _, e := range g.Edges {
+		d := e.From.Delivery
+		if e.Kind == topology.EdgeDeliver && (d == nil || !d.AckAtStart) && (e.Unbounded || e.Retries > 0) && !e.To.Assumed {
+			// Redelivery that nothing below can set off: say what the
+			// deliveries in the table stand for.
+			var quiet []string
+			loud := false
+			for _, o := range g.Out[e.To] {
+				if o.Kind == topology.EdgeNotify {
+					continue
+				}
+				if propagates(o) {
+					loud = true
+				} else {
+					quiet = append(quiet, o.To.Name)
+				}
+			}
+			if !loud && len(quiet) > 0 {
+				deliveries := "until retention expires"
+				if !e.Unbounded {
+					deliveries = fmt.Sprintf("up to %d deliveries", e.Retries+1)
+				}
+				out[e.From.Name] = append(out[e.From.Name], fmt.Sprintf(
+					"%s redelivers to %s (%s) only when %s itself fails — crashes, times out, answers non-2xx on its own: nothing below it (%s) reports a failure up to it, so those counts are the worst case of %s's own failures",
+					e.From.Name, e.To.Name, deliveries, e.To.Name, strings.Join(quiet, ", "), e.To.Name))
+			}
+		}
+		if e.Kind != topology.EdgeDeliver || d == nil || !d.AckAtStart {
+			continue
+		}
+		if e.To.Kind == topology.KindWorkflow && !e.To.Assumed && len(e.To.DefaultEmits()) > 0 {
+			out[e.From.Name] = append(out[e.From.Name], fmt.Sprintf(
+				"%s → %s is acknowledged when the execution starts: the workflow can end FAILED (%s), and that is not redelivered",
+				e.From.Name, e.To.Name, failPathText(e.To)))
+		}
+	}
+	return out
 }

@@ -19,41 +19,57 @@ var ineffectiveRetryPredicate = &Rule{
 	},
 	check: func(p *Pass) {
 		for _, e := range p.Graph.Edges {
-			if e.Kind != topology.EdgeCall || e.Retries < 1 || e.Predicate.Any || !e.Predicate.Known {
+			if len(e.Tries) == 0 {
+				checkPredicate(p, e)
 				continue
 			}
-			emitted := e.EmitsTo()
-			if len(emitted) == 0 {
-				continue
+			// Nested try blocks: each layer on its own.
+			for _, l := range e.Tries {
+				le, lc := *e, *e.Call
+				lc.Retries, lc.Predicate, lc.RetryPos, lc.Unbounded = l.Retries, l.Predicate, l.Pos, false
+				le.Call = &lc
+				checkPredicate(p, &le)
 			}
-			failure := emitted
-			switch e.To.Kind {
-			case topology.KindJob:
-				failure = topology.Signals{topology.SigOperationError}
-			case topology.KindWorkflow:
-				failure = topology.Signals{topology.SigWorkflowFailed}
-			}
-			if e.Predicate.MatchesAny(failure) {
-				continue
-			}
-			still := ""
-			if m := e.Predicate.Matched(emitted); len(m) > 0 {
-				still = fmt.Sprintf("; it still retries %s, which re-runs %s", m, e.To.Name)
-			}
-			what := failure.String()
-			if e.To.Kind == topology.KindJob {
-				what = "operation-error (Workflows raises OperationError when the job execution fails)"
-			}
-			noun := "call"
-			switch e.To.Kind {
-			case topology.KindJob:
-				noun = "job"
-			case topology.KindWorkflow:
-				noun = "execution"
-			}
-			p.Report(pos(e), e.From.Name, fmt.Sprintf(
-				"the retry policy of %s (%s, %s) cannot see the failure of %s: %s, which it never matches, so a failed %s is never retried and this retry layer is dead%s",
-				where(e), e.Predicate, retriesText(e), e.To.Name, what, noun, still))
 		}
 	},
+}
+
+// checkPredicate reports e when its predicate matches none of the failures
+// its callee reports.
+func checkPredicate(p *Pass, e *topology.Edge) {
+	if e.Kind != topology.EdgeCall || e.Retries < 1 || e.Predicate.Any || !e.Predicate.Known {
+		return
+	}
+	emitted := e.EmitsTo()
+	if len(emitted) == 0 {
+		return
+	}
+	failure := emitted
+	switch e.To.Kind {
+	case topology.KindJob:
+		failure = topology.Signals{topology.SigOperationError}
+	case topology.KindWorkflow:
+		failure = topology.Signals{topology.SigWorkflowFailed}
+	}
+	if e.Predicate.MatchesAny(failure) {
+		return
+	}
+	still := ""
+	if m := e.Predicate.Matched(emitted); len(m) > 0 {
+		still = fmt.Sprintf("; it still retries %s, which re-runs %s", m, e.To.Name)
+	}
+	what := failure.String()
+	if e.To.Kind == topology.KindJob {
+		what = "operation-error (Workflows raises OperationError when the job execution fails)"
+	}
+	noun := "call"
+	switch e.To.Kind {
+	case topology.KindJob:
+		noun = "job"
+	case topology.KindWorkflow:
+		noun = "execution"
+	}
+	p.Report(pos(e), e.From.Name, fmt.Sprintf(
+		"the retry policy of %s (%s, %s) cannot see the failure of %s: %s, which it never matches, so a failed %s is never retried and this retry layer is dead%s",
+		where(e), e.Predicate, retriesText(e), e.To.Name, what, noun, still))
 }

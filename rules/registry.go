@@ -2,9 +2,11 @@
 package rules
 
 import (
+	"fmt"
 	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/multiply"
 	"github.com/retrylint/retrylint/topology"
+	"strings"
 )
 
 // Info describes a rule for the catalogue (`retrylint rules`).
@@ -37,6 +39,7 @@ var all = []*Rule{
 	multipleRetryLayers,
 	transientNotRetried,
 	retryWithoutBackoff,
+	retryNonIdempotent,
 	unresolvedReference,
 	topologyCodeDrift,
 	invalidSuppression,
@@ -124,6 +127,17 @@ func Run(g *topology.Graph, opts Options) ([]model.Finding, *multiply.Result) {
 		if f.Rule != invalidSuppression.ID && g.Suppress.Suppressed(f.Rule, pos) {
 			continue
 		}
+		if c := g.Component(f.Component); c != nil && c.MayNotExist != "" {
+			// Resting on a resource that may not be created: a warning
+			// that says so.
+			if f.Severity == model.Error {
+				f.Severity = model.Warning
+			}
+			f.Message += " (" + c.MayNotExist + ")"
+		}
+		if f.Rule != unresolvedReference.ID && f.Rule != invalidSuppression.ID {
+			f.Message += assumedNote(g, f.Message)
+		}
 		if seen[f] {
 			continue
 		}
@@ -132,4 +146,40 @@ func Run(g *topology.Graph, opts Options) ([]model.Finding, *multiply.Result) {
 	}
 	model.SortFindings(out)
 	return out, mult
+}
+
+// assumedNote says which of the components a message names no manifest
+// describes, so that a finding resting on assumed defaults says so.
+func assumedNote(g *topology.Graph, msg string) string {
+	var names []string
+	for _, c := range g.Components {
+		if !c.Assumed || c.Kind == topology.KindExternal || c.Kind == topology.KindSink || len(c.Name) < 3 || !mentions(msg, c.Name) {
+			continue
+		}
+		names = append(names, fmt.Sprintf("%s is not loaded, so the defaults of a %s are assumed (%s)", c.Name, c.Kind, topology.KindDefaults(c.Kind)))
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(names, "; ")
+}
+
+// mentions reports whether msg holds name as a whole word.
+func mentions(msg, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(msg[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before, after := j == 0 || !nameByte(msg[j-1]), j+len(name) == len(msg) || !nameByte(msg[j+len(name)])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func nameByte(b byte) bool {
+	return b == '-' || b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }

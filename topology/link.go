@@ -2,9 +2,11 @@ package topology
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	pathpkg "path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/retrylint/retrylint/internal/lazyre"
@@ -42,8 +44,15 @@ func (lk *linker) find(name string, k Kind) *Component {
 func (ld *loader) link() (*Graph, error) {
 	lk := &linker{ld: ld, byName: map[string][]*Component{}, placeholder: map[string]*Component{},
 		findings: append([]Finding(nil), ld.findings...)}
+	qualifyWorkflowNames(ld.manifests)
+	lk.findings = append(lk.findings, qualifyConflicts(ld.manifests, ld.named)...)
 	for _, c := range ld.manifests {
 		if prev := lk.find(c.Name, c.Kind); prev != nil && prev.Kind == c.Kind {
+			if a, b := settings(prev), settings(c); a != b {
+				return nil, errorf(c.Pos, "%s %s is declared again with other settings (first at %s): %s here, %s there; "+
+					"if they are two environments or two designs, give each directory a topology file (each is then a pipeline of its own), "+
+					"or leave one out with `ignore:` in .retrylint.yaml", c.Kind, c.Name, prev.Pos, b, a)
+			}
 			prev.Files = append(prev.Files, c.Files...)
 			continue
 		}
@@ -59,11 +68,24 @@ func (ld *loader) link() (*Graph, error) {
 			return nil, err
 		}
 	}
+	for _, c := range append([]*Component(nil), lk.comps...) {
+		// A Kubernetes job runs its pods: with no runs: from the topology
+		// file, they are an app of their own, started backoffLimit+1 times
+		// at worst.
+		if j := c.Job; c.Kind == KindK8sJob && j != nil && j.Runs == "" && j.Pods != "" && lk.find(j.Pods, "") == nil {
+			j.Runs, j.RunsPos = j.Pods, c.Pos
+			lk.add(&Component{Name: j.Pods, Kind: KindApp, Pos: c.Pos, Files: c.Files})
+		}
+	}
 	for _, c := range lk.comps {
 		if err := lk.fromCode(c); err != nil {
 			return nil, err
 		}
 		c.derive()
+		if w := c.Workflow; w != nil && w.Approximate != "" && !c.Assumed {
+			lk.findings = append(lk.findings, Finding{Rule: "unresolved-reference", Pos: w.ApproxPos, Component: c.Name,
+				Message: fmt.Sprintf("workflow %s is read only in part: %s, so its calls, attempts and failure paths are a lower bound, not the worst case", c.Name, w.Approximate)})
+		}
 	}
 	g := &Graph{Out: map[*Component][]*Edge{}, In: map[*Component][]*Edge{},
 		Budget: ld.budget, BudgetPos: ld.budgetPos, Suppress: ld.supp,
@@ -96,11 +118,157 @@ func (ld *loader) link() (*Graph, error) {
 		return a.To.Name < b.To.Name
 	})
 	for _, e := range g.Edges {
+		if len(e.Tries) > 1 {
+			foldLayers(e)
+		}
 		g.Out[e.From] = append(g.Out[e.From], e)
 		g.In[e.To] = append(g.In[e.To], e)
 	}
 	g.Findings = lk.findings
 	return g, nil
+}
+
+// qualifyWorkflowNames names each of the workflow sources that share a file
+// stem (every demo of a repository in its own workflow.yaml) by its
+// directory too, "cloud-run-jobs/workflow": they are different workflows,
+// not one described twice.
+func qualifyWorkflowNames(cs []*Component) {
+	files := map[string]map[string]bool{}
+	for _, c := range cs {
+		if c.Kind == KindWorkflow && len(c.Files) > 0 {
+			if files[c.Name] == nil {
+				files[c.Name] = map[string]bool{}
+			}
+			files[c.Name][c.Files[0]] = true
+		}
+	}
+	for _, c := range cs {
+		if c.Kind != KindWorkflow || len(c.Files) == 0 || len(files[c.Name]) < 2 {
+			continue
+		}
+		dir := pathpkg.Base(pathpkg.Dir(c.Files[0]))
+		if dir == "." || dir == "/" || dir == ".." {
+			continue
+		}
+		c.Name = dir + "/" + c.Name
+	}
+}
+
+// qualifyConflicts keeps apart the manifests met in a directory walk that
+// give one component different settings from different directories (the
+// create and update fixtures of a samples repository, two environments
+// without a topology file each): each is named by its directory too, and a
+// warning says so — a reference to the bare name then matches neither. Two
+// such manifests in one directory, or named on the command line, are left
+// for link to refuse.
+func qualifyConflicts(cs []*Component, named map[string]bool) []Finding {
+	type key struct {
+		kind Kind
+		name string
+	}
+	groups := map[key][]*Component{}
+	var order []key
+	for _, c := range cs {
+		if c.Kind == KindWorkflow || len(c.Files) == 0 {
+			continue
+		}
+		k := key{c.Kind, c.Name}
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], c)
+	}
+	var out []Finding
+	for _, k := range order {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		dirs, conflict, walked := map[string]bool{}, false, true
+		for _, c := range g {
+			dirs[pathpkg.Dir(c.Files[0])] = true
+			conflict = conflict || settings(c) != settings(g[0])
+			walked = walked && !named[c.Files[0]]
+		}
+		if !conflict || !walked || len(dirs) != len(g) {
+			continue
+		}
+		var where []string
+		for _, c := range g {
+			dir := pathpkg.Dir(c.Files[0])
+			c.Name = pathpkg.Base(dir) + "/" + c.Name
+			where = append(where, c.Pos.String())
+		}
+		for _, c := range g {
+			out = append(out, Finding{Rule: "unresolved-reference", Pos: c.Pos, Component: c.Name,
+				Message: fmt.Sprintf("%s %s is declared with different settings in %d directories (%s): checked as %d components named by their directory, and a reference to %s matches none of them; "+
+					"a topology file in each directory makes each its own pipeline", k.kind, k.name, len(g), strings.Join(where, ", "), len(g), k.name)})
+		}
+	}
+	return out
+}
+
+// settings renders what a component's manifest sets, to tell one resource
+// described twice (a create and an export of the same job) from two
+// different ones of one name.
+func settings(c *Component) string {
+	var b strings.Builder
+	if j := c.Job; j != nil {
+		fmt.Fprintf(&b, "maxRetries %d, %d task(s), task timeout %s", j.MaxRetries, j.TaskCount, secsText(j.TaskTimeout))
+	}
+	if d := c.Delivery; d != nil {
+		fmt.Fprintf(&b, "push %v to %q, dead-letter %v (%d deliveries), retry policy %v %s–%s, retention %s, ack deadline %s",
+			d.Push, d.Endpoint+d.PushTo, d.DeadLetter, d.MaxDeliveryAttempts, d.RetryPolicy, secsText(d.MinBackoff), secsText(d.MaxBackoff),
+			secsText(d.Retention), secsText(d.AckDeadline))
+	}
+	if r := c.Retry; r != nil {
+		fmt.Fprintf(&b, "retries %d (unbounded %v)", r.Retries, r.Unbounded)
+	}
+	if c.Timeout > 0 {
+		fmt.Fprintf(&b, "timeout %s", secsText(c.Timeout))
+	}
+	if b.Len() == 0 {
+		return "no retry settings"
+	}
+	return b.String()
+}
+
+func secsText(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) + " s" }
+
+// foldLayers turns the nested retry layers of a call into the edge's one
+// policy: the product of the factors of the layers whose predicate matches
+// what the call reports ((5+1)×(5+1) = 36 for two http.default_retry
+// blocks), with the predicate of the innermost such layer. Layers that
+// match nothing count 1 (the ineffective-retry-predicate rule reports each).
+func foldLayers(e *Edge) {
+	c := *e.Call
+	c.Tries = append([]RetryLayer(nil), e.Tries...)
+	e.Call = &c
+	emitted := e.EmitsTo()
+	product, n, first := int64(1), 0, -1
+	var terms []string
+	for i, l := range c.Tries {
+		if l.Retries < 1 || len(emitted) == 0 || !l.Predicate.MatchesAny(emitted) {
+			continue
+		}
+		n++
+		if first < 0 {
+			first = i
+		}
+		product *= int64(l.Retries) + 1
+		if product > math.MaxInt32 {
+			product = math.MaxInt32
+		}
+		terms = append(terms, fmt.Sprintf("(%d+1)", l.Retries))
+	}
+	if first < 0 {
+		return // every layer is dead: the innermost stands for them
+	}
+	l := c.Tries[first]
+	c.Retries, c.Predicate, c.RetryPos, c.Backoff, c.Note = int(product-1), l.Predicate, l.Pos, l.Backoff, l.Note
+	if n > 1 {
+		c.Note = fmt.Sprintf("%d nested try blocks retry it: %s = %d attempts", n, strings.Join(terms, "×"), product)
+	}
 }
 
 // merge applies a topology file declaration to the manifest component of
@@ -321,7 +489,11 @@ func (lk *linker) resolve(from *Component, call *Call) []*Component {
 	if strings.HasPrefix(to, "url:") {
 		return []*Component{lk.resolveURL(from, call, strings.TrimPrefix(to, "url:"))}
 	}
-	if strings.Contains(to, "*") {
+	// A name computed at run time (call.Computed) could be any component
+	// of its kind, or none: it is not matched.
+	switch {
+	case call.Computed != "":
+	case strings.Contains(to, "*"):
 		var out []*Component
 		for _, c := range lk.comps {
 			if c.Assumed || c == from || call.ToKind != "" && c.Kind != call.ToKind {
@@ -334,8 +506,10 @@ func (lk *linker) resolve(from *Component, call *Call) []*Component {
 		if len(out) > 0 {
 			return out
 		}
-	} else if c := lk.find(to, call.ToKind); c != nil {
-		return []*Component{c}
+	default:
+		if c := lk.find(to, call.ToKind); c != nil {
+			return []*Component{c}
+		}
 	}
 	kind := call.ToKind
 	if kind == KindExternal && !strings.Contains(to, "*") {
@@ -418,12 +592,16 @@ func functionURLName(raw string) (string, bool) {
 // assume creates (once) a placeholder component and reports the reference.
 func (lk *linker) assume(from *Component, call *Call, name string, kind Kind) *Component {
 	what := describeRef(from, call)
+	ref := fmt.Sprintf("%q, which matches no loaded component", name)
+	if call.Computed != "" {
+		ref = fmt.Sprintf("a name computed at run time, %s, which matches no component", call.Computed)
+	}
 	lk.findings = append(lk.findings, Finding{
 		Rule:      "unresolved-reference",
 		Pos:       call.Pos,
 		Component: from.Name,
-		Message: fmt.Sprintf("%s %q, which matches no loaded component; assumed %s %s with its defaults (%s)",
-			what, name, article(string(kind)), kind, KindDefaults(kind)),
+		Message: fmt.Sprintf("%s %s; assumed %s %s with its defaults (%s)",
+			what, ref, article(string(kind)), kind, KindDefaults(kind)),
 	})
 	key := string(kind) + "\x00" + name
 	if p := lk.placeholder[key]; p != nil {

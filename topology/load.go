@@ -44,19 +44,20 @@ type loader struct {
 	budget    int
 	budgetPos Pos
 	supp      *Suppressions
-	skipped   []string
+	skipped   []Skip
 	// unfollowed are the symbolic links of a walk not read, with why.
 	unfollowed []string
 	loaded     int
 	findings   []Finding // from loading (values not known statically)
 	tfDirs     []string  // directories of Terraform modules, in load order
 	tfFiles    map[string][]string
+	pipes      pipelines
+	includer   string          // the pipeline of the topology file whose include: is being read
+	named      map[string]bool // display names of the files named on the command line
 }
 
-// Load reads the manifests under paths (files, directories walked
-// recursively, globs), links them and returns the graph. An invalid input
-// is an *InputError naming file:line:col.
-func Load(paths []string, opts Options) (*Graph, error) {
+// read walks and reads the inputs, unlinked.
+func read(paths []string, opts Options) (*loader, error) {
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
 	}
@@ -70,7 +71,7 @@ func Load(paths []string, opts Options) (*Graph, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no paths given")
 	}
-	ld := &loader{opts: opts, seen: map[string]bool{}, supp: &Suppressions{}}
+	ld := &loader{opts: opts, seen: map[string]bool{}, supp: &Suppressions{}, named: map[string]bool{}}
 	type named struct {
 		abs string
 		dir bool
@@ -107,6 +108,9 @@ func Load(paths []string, opts Options) (*Graph, error) {
 				ld.roots = append(ld.roots, filepath.Dir(real))
 			}
 			inputs = append(inputs, named{abs: real, dir: fi.IsDir()})
+			if !fi.IsDir() {
+				ld.named[ld.display(real)] = true
+			}
 		}
 	}
 	for _, in := range inputs {
@@ -114,7 +118,7 @@ func Load(paths []string, opts Options) (*Graph, error) {
 		if in.dir {
 			err = ld.walk(in.abs)
 		} else {
-			err = ld.file(in.abs)
+			err = ld.file(in.abs, true)
 		}
 		if err != nil {
 			return nil, err
@@ -123,7 +127,30 @@ func Load(paths []string, opts Options) (*Graph, error) {
 	if err := ld.loadTerraform(); err != nil {
 		return nil, err
 	}
+	return ld, nil
+}
+
+// Load reads the manifests under paths (files, directories walked
+// recursively, globs), links them and returns the graph: everything named is
+// one pipeline. An invalid input is an *InputError naming file:line:col.
+func Load(paths []string, opts Options) (*Graph, error) {
+	ld, err := read(paths, opts)
+	if err != nil {
+		return nil, err
+	}
 	return ld.link()
+}
+
+// LoadPipelines reads the manifests under paths as Load does and links each
+// pipeline on its own (see pipelineOf): a directory holding a topology file,
+// with what it includes; a Terraform root module; the rest of what is named.
+// Components of one name in two pipelines are two components.
+func LoadPipelines(paths []string, opts Options) ([]*Graph, error) {
+	ld, err := read(paths, opts)
+	if err != nil {
+		return nil, err
+	}
+	return ld.linkPipelines()
 }
 
 // display is the path shown in findings: relative to the working
@@ -157,7 +184,7 @@ func (ld *loader) walk(dir string) error {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
-			ld.skipped = append(ld.skipped, ld.display(p))
+			ld.skip(ld.display(p), SkipIgnored)
 			return nil
 		}
 		if d.IsDir() {
@@ -183,21 +210,29 @@ func (ld *loader) walk(dir string) error {
 				ld.unfollowed = append(ld.unfollowed, ld.display(p)+": symbolic link to something not a regular file; not read")
 				return nil
 			}
-			return ld.file(real)
+			return ld.file(real, false)
 		}
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		return ld.file(p)
+		return ld.file(p, false)
 	})
 }
 
 // within reports whether abs lies under one of the given roots.
 func (ld *loader) within(abs string) bool { return input.Within(ld.roots, abs) }
 
-// file loads every YAML document of one file.
-func (ld *loader) file(abs string) error {
+// file loads every YAML document of one file. A file met in a directory
+// walk (named false) that is not recognisably a manifest is skipped when it
+// does not load: a template, or YAML that does not parse and has no
+// manifest shape. A named file is always checked.
+func (ld *loader) file(abs string, named bool) error {
 	if ld.seen[abs] {
+		if ld.includer != "" {
+			// Walked before a topology file included it: it is that file's.
+			ld.tag(ld.pipes.comps[abs], ld.includer)
+			ld.fileIn(ld.display(abs), ld.includer)
+		}
 		return nil
 	}
 	ld.seen[abs] = true
@@ -210,16 +245,52 @@ func (ld *loader) file(abs string) error {
 	if err != nil {
 		return &InputError{Pos: Pos{File: name}, Msg: err.Error()}
 	}
+	if !named && isTemplate(src) {
+		ld.skip(name, SkipTemplate)
+		return nil
+	}
 	ld.supp.scan(name, src)
+	before := len(ld.manifests)
 	known, err := ld.source(name, abs, src)
+	added := ld.manifests[min(before, len(ld.manifests)):]
+	ld.tag(added, ld.pipelineOf(abs))
+	if ld.pipes.comps == nil {
+		ld.pipes.comps = map[string][]*Component{}
+	}
+	ld.pipes.comps[abs] = append([]*Component(nil), added...)
+	ld.fileIn(name, ld.pipelineOf(abs))
 	if err != nil {
-		return err
+		var ie *InputError
+		if named || !errors.As(err, &ie) {
+			return err
+		}
+		if ie.Pos.File == name && !parses(name, src) && !manifestShaped(src) {
+			ld.skip(name, SkipNotYAML)
+			return nil
+		}
+		return &InputError{Pos: ie.Pos, Msg: ie.Msg + ignoreHint}
 	}
 	ld.loaded++
 	if !known {
-		ld.skipped = append(ld.skipped, name)
+		ld.skip(name, SkipUnknown)
 	}
 	return nil
+}
+
+// parses reports whether src is valid YAML in a known encoding.
+func parses(name string, src []byte) bool {
+	if _, _, _, ok := input.Encoding(src); !ok {
+		return false
+	}
+	_, err := decodeDocuments(name, src)
+	return err == nil
+}
+
+// ignoreHint ends the error of a file met in a directory walk.
+const ignoreHint = " (if this file is not meant to be checked, list it under `ignore:` in .retrylint.yaml)"
+
+func (ld *loader) skip(file, why string) {
+	ld.skipped = append(ld.skipped, Skip{File: file, Why: why})
 }
 
 // source loads the documents of src; it reports whether one was of a known
@@ -326,7 +397,7 @@ func LoadBytes(name string, src []byte, opts Options) (*Graph, error) {
 		return nil, err
 	}
 	if !known {
-		ld.skipped = append(ld.skipped, name)
+		ld.skip(name, SkipUnknown)
 	}
 	return ld.link()
 }

@@ -205,14 +205,14 @@ func TestSkipsUnknownAndWalks(t *testing.T) {
 	if g.Component("nightly") == nil || g.Component("hidden") != nil {
 		t.Errorf("components %v", names(g))
 	}
-	if len(g.Skipped) != 1 || g.Skipped[0] != "a/b/other.yaml" {
+	if len(g.Skipped) != 1 || g.Skipped[0].File != "a/b/other.yaml" {
 		t.Errorf("skipped %v", g.Skipped)
 	}
 }
 
 func TestInputErrors(t *testing.T) {
 	cases := []struct{ name, src, want string }{
-		{"bad.yaml", "a: [1, 2\n", "bad.yaml:1:1: invalid YAML"},
+		{"bad.yaml", "a: [1, 2\n", "bad.yaml:1:4: invalid YAML"},
 		{"job.yaml", strings.Replace(jobV1, "maxRetries: 2", "maxRetries: {a: 1}", 1), "job.yaml:11:23: maxRetries: expected an integer"},
 		{"job2.yaml", strings.Replace(jobV1, "maxRetries: 2", "maxRetries: -1", 1), "job2.yaml:11:23: maxRetries: expected 0 to 10"},
 		{"noname.yaml", "apiVersion: run.googleapis.com/v1\nkind: Job\nmetadata: {}\n", "noname.yaml:3:11: Cloud Run Job: expected metadata.name"},

@@ -200,6 +200,7 @@ func readJob(file string, c *Component, f jobFields) error {
 			j.TaskCount = v
 		}
 	}
+	j.Pods = c.Name + ".pods"
 	c.Job = j
 	return nil
 }
@@ -610,6 +611,7 @@ func readK8sJob(file string, c *Component, spec *yaml.Node) error {
 		}
 		j.MaxRetries, j.MaxRetriesDefault, j.MaxRetriesPos = v, false, posOf(file, k)
 	}
+	j.Pods = c.Name + ".pods"
 	c.Job = j
 	return nil
 }

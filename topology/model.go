@@ -91,8 +91,12 @@ const (
 // Call is an outgoing reference of a component before linking: who it
 // invokes and with what retry policy.
 type Call struct {
-	To         string // component name; may hold "*" glob parts
-	ToKind     Kind   // expected kind of the target when known ("" = any)
+	To string // component name; may hold "*" glob parts
+	// Computed is the expression of a name that is computed at run time
+	// (a Workflows "${…}" with parts not known statically): it matches no
+	// component, rather than every one its glob would.
+	Computed   string
+	ToKind     Kind // expected kind of the target when known ("" = any)
 	Kind       EdgeKind
 	Pos        Pos    // where the call is written
 	Step       string // workflow step name, if any
@@ -120,6 +124,33 @@ type Call struct {
 	// fields above are the innermost one's. Nested loops multiply.
 	FromCode bool
 	Layers   []CodeLayer
+	// Method is the HTTP method of a workflow's http.* call ("POST");
+	// StartsWork marks a call that starts an execution (jobs.run, a
+	// workflow executions run or create): neither can be repeated safely.
+	Method     string
+	StartsWork bool
+	// Raises, when not nil, is all the call step itself can raise whatever
+	// the callee answers: an http.* call or a connector raises HttpError
+	// only for a status of 400 or more, and connection and timeout errors.
+	Raises Signals
+	// Raised are the signals the caller raises itself inside the try
+	// blocks around the call (raise: {code: 202}); its retry layers see
+	// them whatever the callee answers.
+	Raised Signals
+	// Layers are the retry layers around the call, innermost first, when
+	// try blocks with retry: nest (in one workflow or across subworkflow
+	// calls): each re-runs its whole body, so the effective ones multiply.
+	// Linking folds them into Retries and Predicate.
+	Tries []RetryLayer
+}
+
+// RetryLayer is one try block with retry: around a call.
+type RetryLayer struct {
+	Retries   int
+	Predicate Predicate
+	Pos       Pos
+	Backoff   *Backoff
+	Note      string
 }
 
 // JobWorstDuration is the longest one task of the called job can take under
@@ -199,6 +230,9 @@ type JobSpec struct {
 	TaskTimeoutPos Pos
 	Runs           string // the app it runs (topology file)
 	RunsPos        Pos
+	// Pods names the pods of a Kubernetes job that the topology file does
+	// not give a runs: for, so its attempts (backoffLimit + 1) show.
+	Pods string
 }
 
 // WorstDuration is the longest one task can take: (maxRetries+1) × timeout.
@@ -253,6 +287,10 @@ type WorkflowInfo struct {
 	FailPaths     []FailPath
 	Notifications []Notification
 	Params        []string
+	// Approximate says which analysis bound the source hit (subworkflow
+	// calls nested too deep, too many paths), at ApproxPos; "" when none.
+	Approximate string
+	ApproxPos   Pos
 }
 
 // FailPath is a way an execution ends FAILED.
@@ -273,6 +311,7 @@ type Notification struct {
 
 // Component is something that runs.
 type Component struct {
+	pipeline string // see loader.pipelineOf
 	Name     string
 	Kind     Kind
 	Pos      Pos      // where it is declared (its name)
@@ -302,6 +341,9 @@ type Component struct {
 	Overridden []string
 	// Declared: named in a topology file.
 	Declared bool
+	// MayNotExist says why the component may not exist (a Terraform
+	// resource whose count or for_each is unknown or empty); "" when it does.
+	MayNotExist string
 }
 
 // Edge is a linked call: From invokes To with From's retry policy.
@@ -319,8 +361,28 @@ type Finding struct {
 	Component string
 }
 
-// Graph is the linked model.
+// A Skip is a file a run read and left out: of no known kind, a template, a
+// file that does not parse and has no manifest shape, or one the
+// configuration ignores.
+type Skip struct {
+	File string
+	Why  string
+}
+
+// Why a file is skipped.
+const (
+	SkipUnknown   = "no known manifest kind"
+	SkipTemplate  = "a template ({{ … }}), not a manifest"
+	SkipNotYAML   = "not valid YAML and not shaped like a manifest"
+	SkipIgnored   = "ignored by the configuration"
+	SkipTerraform = "Terraform with no resource retrylint reads"
+)
+
+// Graph is the linked model of one pipeline.
 type Graph struct {
+	// Pipeline names the pipeline: the directory of its topology file or
+	// Terraform root module; "" for the rest of what was named.
+	Pipeline   string
 	Components []*Component // sorted by name
 	Edges      []*Edge
 	Out        map[*Component][]*Edge
@@ -329,7 +391,7 @@ type Graph struct {
 	BudgetPos  Pos
 	Findings   []Finding // from loading and linking (unresolved-reference)
 	Suppress   *Suppressions
-	Skipped    []string // files of no known kind
+	Skipped    []Skip // files read and left out, with why
 	// Unfollowed lists the symbolic links met in a directory walk and not
 	// read, each "link: reason" (outside the paths named, dangling).
 	Unfollowed []string
@@ -387,6 +449,31 @@ func (g *Graph) Roots() []*Component {
 // EmitsTo returns the failure signals To reports to From over e: what the
 // caller observes when the callee gives up (SPEC §3 defaults by kind).
 func (e *Edge) EmitsTo() Signals {
+	s := e.calleeEmits()
+	if e.Call == nil {
+		return s
+	}
+	if e.Raises != nil {
+		var capped Signals
+		for _, sig := range s {
+			if sig == SigAny {
+				capped = append(capped, e.Raises...)
+				continue
+			}
+			if e.Raises.Matches(sig) {
+				capped = append(capped, sig)
+			}
+		}
+		s = capped.Normalize()
+	}
+	if len(e.Raised) > 0 {
+		s = append(append(Signals(nil), s...), e.Raised...).Normalize()
+	}
+	return s
+}
+
+// calleeEmits is what e's callee reports to e's caller when it fails.
+func (e *Edge) calleeEmits() Signals {
 	c := e.To
 	switch c.Kind {
 	case KindJob:

@@ -3,6 +3,7 @@ package topology
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -28,6 +29,30 @@ func (ld *loader) addTerraform(abs string) {
 	ld.loaded++
 }
 
+// tfRoots are where Terraform may read file(), templatefile() and local
+// module sources from: the paths named, and the repository each lies in
+// (the nearest directory above it with a .git), so that naming one module
+// directory still reads the workflow sources beside it in the repository.
+func (ld *loader) tfRoots() []string {
+	roots := append([]string(nil), ld.roots...)
+	seen := map[string]bool{}
+	for _, r := range ld.roots {
+		for dir := r; ; dir = filepath.Dir(dir) {
+			if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+				if !seen[dir] {
+					seen[dir] = true
+					roots = append(roots, dir)
+				}
+				break
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	return roots
+}
+
 // loadTerraform reads the recorded modules. A module that another one calls
 // is read only through that call, with its inputs.
 func (ld *loader) loadTerraform() error {
@@ -36,7 +61,7 @@ func (ld *loader) loadTerraform() error {
 	for _, dir := range ld.tfDirs {
 		files := ld.tfFiles[dir]
 		sort.Strings(files)
-		m, err := terraform.Load(files, terraform.Options{Roots: ld.roots, MaxFileSize: ld.opts.MaxFileSize, Display: ld.display})
+		m, err := terraform.Load(files, terraform.Options{Roots: ld.tfRoots(), MaxFileSize: ld.opts.MaxFileSize, Display: ld.display})
 		if err != nil {
 			return terraformError(err)
 		}
@@ -50,8 +75,14 @@ func (ld *loader) loadTerraform() error {
 		if called[m.Dir] {
 			continue
 		}
+		before := len(ld.manifests)
 		if err := ld.terraformModule(m); err != nil {
 			return err
+		}
+		p := ld.tfPipeline(m.Dir)
+		ld.tag(ld.manifests[before:], p)
+		for _, f := range append(append([]string(nil), m.Files...), m.ReadFiles()...) {
+			ld.fileIn(f, p)
 		}
 		for _, f := range m.ReadFiles() {
 			read[f] = true
@@ -95,7 +126,9 @@ func (ld *loader) terraformModule(m *terraform.Module) error {
 			Message: "Terraform: " + n.Msg})
 	}
 	if len(m.Resources) == 0 {
-		ld.skipped = append(ld.skipped, m.Files...) // no resource of a retry-relevant type
+		for _, f := range m.Files {
+			ld.skip(f, SkipTerraform)
+		}
 	}
 	tm := &tfMapper{ld: ld, mod: m, targets: map[string]tfTarget{}}
 	for _, r := range m.Resources {
@@ -115,10 +148,12 @@ func (ld *loader) terraformModule(m *terraform.Module) error {
 		if err != nil {
 			return err
 		}
+		why := mayNotExist(r)
 		for _, c := range comps {
 			if len(c.Files) == 0 {
 				c.Files = []string{r.Pos.File}
 			}
+			c.MayNotExist = why
 			ld.manifests = append(ld.manifests, c)
 		}
 	}
@@ -146,6 +181,28 @@ type tfMapper struct {
 // tfName names a resource's component: its `name` argument (last segment),
 // with Wildcard for unknown parts; the resource address when nothing of the
 // name is known.
+// mayNotExist says why a resource with count or for_each may not exist:
+// the value is not known statically, or it is 0 or empty; "" when it does.
+func mayNotExist(r *terraform.Resource) string {
+	if !r.Repeated {
+		return ""
+	}
+	for _, arg := range []string{"count", "for_each"} {
+		v := r.Attr(arg)
+		if v == nil {
+			continue
+		}
+		n, ok := v.Len()
+		switch {
+		case !ok:
+			return fmt.Sprintf("%s has %s not known statically: it may not exist", r.Address, arg)
+		case n == 0:
+			return fmt.Sprintf("%s has %s = %s: it does not exist as written", r.Address, arg, map[string]string{"count": "0", "for_each": "an empty collection"}[arg])
+		}
+	}
+	return ""
+}
+
 func tfName(r *terraform.Resource) (string, Pos) {
 	if v := r.NameArg(); v != nil && strings.Trim(v.Pattern, terraform.Wildcard+"/") != "" {
 		return lastSegment(v.Pattern), tfPos(v.Pos)

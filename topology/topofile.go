@@ -21,15 +21,16 @@ func isTopologyFile(r *yaml.Node) bool {
 
 // decl is one component of a topology file.
 type decl struct {
-	file    string
-	name    string
-	pos     Pos
-	kind    Kind
-	kindPos Pos
-	set     map[string]Pos // fields written, with their key's position
-	c       Component      // the values written
-	calls   []*Call
-	dir     string // the directory of the file, absolute
+	pipeline string
+	file     string
+	name     string
+	pos      Pos
+	kind     Kind
+	kindPos  Pos
+	set      map[string]Pos // fields written, with their key's position
+	c        Component      // the values written
+	calls    []*Call
+	dir      string // the directory of the file, absolute
 }
 
 // Keys the topology file accepts, per level.
@@ -96,6 +97,7 @@ func (ld *loader) topologyFile(file, abs string, r *yaml.Node) error {
 			return errorf(posOf(file, n), "budget: expected a positive integer, got %d", b)
 		}
 		ld.budget, ld.budgetPos = b, posOf(file, k)
+		ld.setBudget(ld.pipelineOf(abs), b, posOf(file, k))
 	}
 	comps := val(r, "components")
 	if comps.Kind != yaml.MappingNode {
@@ -111,6 +113,7 @@ func (ld *loader) topologyFile(file, abs string, r *yaml.Node) error {
 			return err
 		}
 		d.dir = filepath.Dir(abs)
+		d.pipeline = ld.pipelineOf(abs)
 		ld.decls = append(ld.decls, d)
 	}
 	if inc := val(r, "include"); inc != nil && !isNull(inc) {
@@ -118,6 +121,10 @@ func (ld *loader) topologyFile(file, abs string, r *yaml.Node) error {
 		if inc.Kind == yaml.SequenceNode {
 			items = inc.Content
 		}
+		// What a topology file includes is part of its pipeline.
+		prev := ld.includer
+		ld.includer = ld.pipelineOf(abs)
+		defer func() { ld.includer = prev }()
 		for _, it := range items {
 			if err := ld.include(file, abs, resolve(it)); err != nil {
 				return err
@@ -161,7 +168,7 @@ func (ld *loader) include(file, abs string, it *yaml.Node) error {
 		if fi.IsDir() {
 			err = ld.walk(real)
 		} else {
-			err = ld.file(real)
+			err = ld.file(real, true)
 		}
 		if err != nil {
 			return err

@@ -41,6 +41,12 @@ func wfPos(p workflows.Pos, file string) Pos {
 func workflowComponent(file, name string, wf *workflows.Workflow) *Component {
 	c := &Component{Name: name, Kind: KindWorkflow, Pos: wfPos(wf.Pos, file),
 		Files: []string{file}, Workflow: &WorkflowInfo{Params: wf.Params}}
+	if wf.Approximate {
+		c.Workflow.Approximate, c.Workflow.ApproxPos = wf.ApproxReason, wfPos(wf.ApproxPos, file)
+		if c.Workflow.Approximate == "" {
+			c.Workflow.Approximate = "the analysis hit a size bound"
+		}
+	}
 	for _, fp := range wf.FailPaths {
 		c.Workflow.FailPaths = append(c.Workflow.FailPaths, FailPath{Pos: wfPos(fp.Pos, file), Reason: fp.Reason, Steps: fp.Steps, Kind: fp.Kind})
 	}
@@ -87,21 +93,49 @@ func workflowCall(file, wfName string, wc *workflows.Call) *Call {
 	if call.To == "" || call.To == "url:" {
 		call.To = "*"
 	}
+	if strings.Contains(call.To, "*") && strings.Contains(t.Raw, "${") && !strings.HasPrefix(call.To, "url:") {
+		call.Computed = t.Raw
+	}
 	call.TaskTimeout, call.TaskCount = wc.TaskTimeout, wc.TaskCount
-	if r := wc.Retry; r != nil {
-		call.Retries = r.MaxRetries
-		if r.MaxRetries < 0 {
-			call.Retries = DefaultWorkflowsMaxRetries
-			call.Note = "max_retries not known statically; assumed 5"
+	call.Method = wc.Method
+	call.StartsWork = call.ToKind == KindJob || call.ToKind == KindWorkflow
+	if strings.HasPrefix(wc.Function, "http.") || call.ToKind == KindExternal && strings.HasPrefix(wc.Function, "googleapis.") {
+		// An HTTP call raises HttpError only for a status of 400 or more;
+		// a 2xx or 3xx answer is a result, whatever the callee may send.
+		call.Raises = Signals{SigHTTP4xx, SigHTTP5xx, SigConnection, SigTimeout}
+	}
+	if wc.Retry != nil {
+		for _, r := range append([]*workflows.Retry{wc.Retry}, wc.Outer...) {
+			l := retryLayer(file, r)
+			call.Tries = append(call.Tries, l)
+			call.Raised = append(call.Raised, toSignals(r.Raised)...)
 		}
-		call.RetryPos = wfPos(r.Pos, file)
-		call.Predicate = Predicate{Name: r.Predicate, Any: r.Any, Known: r.Known,
-			Signals: toSignals(r.Signals), Custom: !strings.HasPrefix(r.Predicate, "http.default_retry")}
-		if b := r.Backoff; b != nil {
-			call.Backoff = &Backoff{Initial: b.Initial, Max: b.Max, Multiplier: b.Multiplier, Pos: wfPos(b.Pos, file)}
+		call.Raised = call.Raised.Normalize()
+		l := call.Tries[0]
+		call.Retries, call.Predicate, call.RetryPos, call.Backoff = l.Retries, l.Predicate, l.Pos, l.Backoff
+		if l.Note != "" {
+			call.Note = l.Note
+		}
+		if len(call.Tries) == 1 {
+			call.Tries = nil
 		}
 	}
 	return call
+}
+
+// retryLayer converts one workflow retry policy.
+func retryLayer(file string, r *workflows.Retry) RetryLayer {
+	l := RetryLayer{Retries: r.MaxRetries, Pos: wfPos(r.Pos, file),
+		Predicate: Predicate{Name: r.Predicate, Any: r.Any, Known: r.Known,
+			Signals: toSignals(r.Signals), Custom: !strings.HasPrefix(r.Predicate, "http.default_retry")}}
+	if r.MaxRetries < 0 {
+		l.Retries = DefaultWorkflowsMaxRetries
+		l.Note = "max_retries not known statically; assumed 5"
+	}
+	if b := r.Backoff; b != nil {
+		l.Backoff = &Backoff{Initial: b.Initial, Max: b.Max, Multiplier: b.Multiplier, Pos: wfPos(b.Pos, file)}
+	}
+	return l
 }
 
 // externalName names the endpoint of an http.* call: its URL when fully

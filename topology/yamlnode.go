@@ -12,7 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/retrylint/retrylint/internal/lazyre"
+	"github.com/retrylint/retrylint/internal/yamlpos"
 )
 
 // InputError is an invalid input: where it is and what was expected.
@@ -31,8 +31,6 @@ func errorf(p Pos, format string, args ...any) error {
 // maxAliasDepth bounds how many aliases are followed from one node.
 const maxAliasDepth = 16
 
-var yamlLineRE = lazyre.New(`line (\d+)(?::? column (\d+))?`)
-
 // decodeDocuments splits src into its YAML documents. A syntax error is an
 // InputError at the line the parser names.
 func decodeDocuments(file string, src []byte) (docs []*yaml.Node, err error) {
@@ -49,7 +47,7 @@ func decodeDocuments(file string, src []byte) (docs []*yaml.Node, err error) {
 			return docs, nil
 		}
 		if err != nil {
-			return nil, yamlError(file, err)
+			return nil, yamlError(file, src, err)
 		}
 		if n.Kind == 0 || (n.Kind == yaml.DocumentNode && len(n.Content) == 0) {
 			continue
@@ -58,17 +56,11 @@ func decodeDocuments(file string, src []byte) (docs []*yaml.Node, err error) {
 	}
 }
 
-func yamlError(file string, err error) error {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	p := Pos{File: file, Line: 1, Col: 1}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		p.Line, _ = strconv.Atoi(m[1])
-		if m[2] != "" {
-			p.Col, _ = strconv.Atoi(m[2])
-		}
-		msg = strings.TrimSpace(strings.Replace(msg, m[0]+":", "", 1))
-	}
-	return errorf(p, "invalid YAML: %s", msg)
+// yamlError is a syntax error at the line and column where the source
+// breaks.
+func yamlError(file string, src []byte, err error) error {
+	line, col, msg := yamlpos.Locate(src, err)
+	return errorf(Pos{File: file, Line: line, Col: col}, "invalid YAML: %s", msg)
 }
 
 // root returns the top node of a document.

@@ -69,12 +69,16 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 	if err != nil {
 		return err
 	}
-	res, g, err := checkTopology(args, topology.Options{Skip: cfg.Ignored, Code: codeLoader(wd, cfg, nil, nil)}, f.budget, cfg.Budget)
+	res, run, err := checkTopology(args, topology.Options{Skip: cfg.Ignored, Code: codeLoader(wd, cfg, nil, nil)}, f.budget, cfg.Budget)
 	if err != nil {
 		return err
 	}
 	if f.verbose {
-		writeVerbose(stderr, g)
+		for _, g := range run.graphs {
+			writeVerbose(stderr, g)
+		}
+	} else {
+		writeSkipped(stderr, run.graphs)
 	}
 	if err := f.gate.apply(res, cfg, wd, stderr); err != nil {
 		return err
@@ -85,7 +89,7 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 		}
 	} else {
 		var buf bytes.Buffer
-		if err := writeTopologyText(&buf, res, f.out.useColor(stdout)); err != nil {
+		if err := writeTopologyText(&buf, res, run, f.out.useColor(stdout)); err != nil {
 			return err
 		}
 		if err := writeFileAtomic(buf.Bytes(), f.out.output, stdout); err != nil {
@@ -95,27 +99,45 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 	return verdict(res.Findings, f.out.failOn)
 }
 
+// topologyRun is what checkTopology found, per pipeline.
+type topologyRun struct {
+	graphs []*topology.Graph
+	chains [][]model.Chain       // per graph, sorted
+	infos  []map[string][]string // per graph: root → lines said under its table
+}
+
 // checkTopology loads the manifests under paths, multiplies attempts and
-// runs the topology rules: the findings and one chain per (root, reachable
-// component), sorted. budget 0 takes the topology file's budget, and
-// without one fallback (the configuration's). An invalid input is an error
-// naming file:line:col.
-func checkTopology(paths []string, opts topology.Options, budget, fallback int) (*model.Result, *topology.Graph, error) {
-	g, err := topology.Load(paths, opts)
+// runs the topology rules, per pipeline: the findings and one chain per
+// (root, reachable component), sorted. budget 0 takes the pipeline's
+// topology file's budget, and without one fallback (the configuration's).
+// An invalid input is an error naming file:line:col.
+func checkTopology(paths []string, opts topology.Options, budget, fallback int) (*model.Result, *topologyRun, error) {
+	graphs, err := topology.LoadPipelines(paths, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	if budget == 0 && g.Budget == 0 {
-		budget = fallback
-	}
-	findings, mult := rules.Run(g, rules.Options{Budget: budget})
 	res := newResult()
-	res.Findings, res.Chains = findings, make([]model.Chain, 0, len(mult.Chains))
-	for _, c := range mult.Chains {
-		res.Chains = append(res.Chains, c.Report())
+	res.Findings, res.Chains = []model.Finding{}, []model.Chain{}
+	run := &topologyRun{graphs: graphs}
+	for _, g := range graphs {
+		b := budget
+		if b == 0 && g.Budget == 0 {
+			b = fallback
+		}
+		findings, mult := rules.Run(g, rules.Options{Budget: b})
+		res.Findings = append(res.Findings, findings...)
+		chains := make([]model.Chain, 0, len(mult.Chains))
+		for _, c := range mult.Chains {
+			chains = append(chains, c.Report())
+		}
+		one := &model.Result{Chains: chains}
+		one.Sort()
+		run.chains = append(run.chains, chains)
+		run.infos = append(run.infos, rules.ChainInfo(g))
+		res.Chains = append(res.Chains, chains...)
 	}
 	res.Sort()
-	return res, g, nil
+	return res, run, nil
 }
 
 // writeVerbose lists what was skipped, what the topology file overrode and
@@ -123,7 +145,7 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 func writeVerbose(w io.Writer, g *topology.Graph) {
 	esc := report.EscapeLineStart
 	for _, s := range g.Skipped {
-		fmt.Fprintf(w, "%s: skipped: no known manifest kind\n", esc(s))
+		fmt.Fprintf(w, "%s: skipped: %s\n", esc(s.File), s.Why)
 	}
 	for _, s := range g.Unfollowed {
 		fmt.Fprintln(w, esc(s))
@@ -154,20 +176,128 @@ func writeVerbose(w io.Writer, g *topology.Graph) {
 	}
 }
 
-// writeTopologyText writes findings compiler-style, then one table per root:
-// component, worst-case attempts, formula, and where its factors come from.
-func writeTopologyText(w io.Writer, res *model.Result, color bool) error {
-	var b, tb bytes.Buffer
+// writeSkipped says how many files a run left out, unless none or only
+// those the configuration ignores.
+func writeSkipped(w io.Writer, graphs []*topology.Graph) {
+	n := 0
+	for _, g := range graphs {
+		for _, s := range g.Skipped {
+			if s.Why != topology.SkipIgnored {
+				n++
+			}
+		}
+	}
+	switch {
+	case n == 1:
+		fmt.Fprintln(w, "retrylint: skipped 1 file that is not a manifest retrylint reads; --verbose lists it")
+	case n > 1:
+		fmt.Fprintf(w, "retrylint: skipped %d files that are not manifests retrylint reads; --verbose lists them\n", n)
+	}
+}
+
+// writeTopologyText writes findings compiler-style, then one table per root
+// (component, worst-case attempts, formula), under a heading per pipeline
+// when there are several, and a summary line.
+func writeTopologyText(w io.Writer, res *model.Result, run *topologyRun, color bool) error {
+	var b bytes.Buffer
 	if err := report.WriteTextOptions(&b, res, report.TextOptions{Color: color}); err != nil {
 		return err
 	}
-	root := ""
-	var tw *tabwriter.Writer
-	for _, c := range rootsFirst(res.Chains) {
-		if c.Root != root {
-			if tw != nil {
-				tw.Flush()
+	perPipeline := [][]model.Chain{res.Chains}
+	infos := []map[string][]string{{}}
+	assumed := []map[string]bool{{}}
+	if run != nil {
+		assumed = nil
+		for _, g := range run.graphs {
+			a := map[string]bool{}
+			for _, c := range g.Components {
+				if c.Assumed && c.Kind != topology.KindExternal && c.Kind != topology.KindSink {
+					a[c.Name] = true
+				}
 			}
+			assumed = append(assumed, a)
+		}
+	}
+	if run != nil && len(run.graphs) == 1 {
+		infos = run.infos
+	}
+	var names []string
+	if run != nil && len(run.graphs) > 1 {
+		perPipeline, infos = run.chains, run.infos
+		for _, g := range run.graphs {
+			name := g.Pipeline
+			if name == "" {
+				name = "(the rest of what was named)"
+			}
+			names = append(names, name)
+		}
+	}
+	for i, chains := range perPipeline {
+		if names != nil && len(chains) > 0 {
+			fmt.Fprintf(&b, "\npipeline %s:\n", report.EscapeText(names[i]))
+		}
+		writeChainTables(&b, chains, infos[i], assumed[min(i, len(assumed)-1)])
+	}
+	if len(res.Findings) == 0 {
+		fmt.Fprintln(&b, "\nno findings")
+	}
+	pipelines := 1
+	if run != nil {
+		pipelines = len(run.graphs)
+	}
+	fmt.Fprintf(&b, "\n%s\n", countLine(res.Findings, pipelines))
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// countLine counts the findings by severity: "2 errors, 3 warnings in 5
+// pipelines".
+func countLine(findings []model.Finding, pipelines int) string {
+	counts := map[model.Severity]int{}
+	for _, f := range findings {
+		counts[f.Severity]++
+	}
+	var parts []string
+	for _, s := range []struct {
+		sev        model.Severity
+		one, other string
+	}{{model.Error, "error", "errors"}, {model.Warning, "warning", "warnings"}, {model.Note, "note", "notes"}} {
+		n := counts[s.sev]
+		if n == 0 && s.sev == model.Note {
+			continue
+		}
+		word := s.other
+		if n == 1 {
+			word = s.one
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", n, word))
+	}
+	unit := "pipelines"
+	if pipelines == 1 {
+		unit = "pipeline"
+	}
+	return fmt.Sprintf("%s in %d %s", strings.Join(parts, ", "), pipelines, unit)
+}
+
+// writeChainTables writes one table per root: component, worst-case
+// attempts, formula; a component no manifest describes is marked
+// "(assumed)": its numbers rest on the defaults of its kind.
+func writeChainTables(b *bytes.Buffer, chains []model.Chain, infos map[string][]string, assumed map[string]bool) {
+	root := ""
+	var tb bytes.Buffer
+	var tw *tabwriter.Writer
+	flush := func() {
+		if tw == nil {
+			return
+		}
+		tw.Flush()
+		for _, line := range infos[root] {
+			fmt.Fprintf(&tb, "  info: %s\n", report.EscapeText(line))
+		}
+	}
+	for _, c := range rootsFirst(chains) {
+		if c.Root != root {
+			flush()
 			root = c.Root
 			fmt.Fprintf(&tb, "\nevent at %s:\n", report.EscapeText(root))
 			tw = tabwriter.NewWriter(&tb, 0, 0, 2, ' ', 0)
@@ -184,11 +314,13 @@ func writeTopologyText(w io.Writer, res *model.Result, color bool) error {
 		if c.Estimate != "" {
 			formula += " (" + c.Estimate + ")"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", report.EscapeText(c.Target), attempts, report.EscapeText(formula), report.EscapeText(strings.Join(c.Origins(), " × ")))
+		target := c.Target
+		if assumed[target] {
+			target += " (assumed)"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", report.EscapeText(target), attempts, report.EscapeText(formula), report.EscapeText(strings.Join(c.Origins(), " × ")))
 	}
-	if tw != nil {
-		tw.Flush()
-	}
+	flush()
 	// A row whose factors all are 1 has no origin: no padding after it.
 	for _, line := range strings.SplitAfter(tb.String(), "\n") {
 		b.WriteString(strings.TrimRight(strings.TrimSuffix(line, "\n"), " "))
@@ -196,11 +328,6 @@ func writeTopologyText(w io.Writer, res *model.Result, color bool) error {
 			b.WriteString("\n")
 		}
 	}
-	if len(res.Findings) == 0 {
-		fmt.Fprintln(&b, "\nno findings")
-	}
-	_, err := w.Write(b.Bytes())
-	return err
 }
 
 // rootsFirst orders chains by root, the root's own row first.

@@ -245,7 +245,7 @@ func manifestFile(p string) bool {
 func TestBrokenInputs(t *testing.T) {
 	root := repoRoot(t)
 	cases := []struct{ file, want string }{
-		{"bad-yaml.yaml", "bad-yaml.yaml:4:1: invalid YAML"},
+		{"bad-yaml.yaml", "bad-yaml.yaml:5:11: invalid YAML"},
 		{"wrong-type.yaml", "wrong-type.yaml:10:23: maxRetries: expected an integer"},
 		{"unknown-key.topology.yaml", `unknown-key.topology.yaml:5:5: component app: unknown key "retries"`},
 		{"include-outside/inner/retrylint.yaml", `retrylint.yaml:2:11: include "../../bad-yaml.yaml" is outside the given paths`},
@@ -255,7 +255,7 @@ func TestBrokenInputs(t *testing.T) {
 		{"sub-bad-attempts.yaml", "sub-bad-attempts.yaml:4:24: maxDeliveryAttempts: expected an integer"},
 		{"does-not-exist.yaml", "does-not-exist.yaml: cannot read"},
 		{"bad-hcl.tf", "bad-hcl.tf:5:21: Invalid expression"},
-		{"bad-heredoc.tf", "bad-heredoc.tf:7:13: invalid YAML"},
+		{"bad-heredoc.tf", "bad-heredoc.tf:8:19: invalid YAML"},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -432,5 +432,94 @@ func TestTopologyConfigIgnore(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "etl") {
 		t.Errorf("the job outside vendor/ is not in the report:\n%s", stdout)
+	}
+}
+
+func TestSkippedFilesAreCounted(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"wf.yaml":                  "main:\n  steps:\n    - done:\n        return: 1\n",
+		"chart/templates/job.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {{ .Release.Name }}\n",
+		"ci.yml":                   "on: [push]\njobs: {test: {steps: [{run: 'a: b'}]}}\n",
+		"snippet.yaml":             "retries: 3\n  backoff: 2s\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stderr, code := runCLI(t, dir, ".")
+	if code != 0 {
+		t.Fatalf("exit %d, want 0; stderr %q", code, stderr)
+	}
+	if want := "skipped 3 files that are not manifests retrylint reads; --verbose lists them"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q, want %q", stderr, want)
+	}
+	_, stderr, _ = runCLI(t, dir, "--verbose", ".")
+	for _, want := range []string{"chart/templates/job.yaml: skipped: a template", "snippet.yaml: skipped: not valid YAML", "ci.yml: skipped: no known manifest kind"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("--verbose: stderr %q, want %q", stderr, want)
+		}
+	}
+}
+
+func TestExamplesDirectoryIsEightPipelines(t *testing.T) {
+	root := repoRoot(t)
+	stdout, stderr, code := runCLI(t, root, "examples/topology")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (the incidents fail, their fixes pass); stderr %q", code, stderr)
+	}
+	for _, want := range []string{"\npipeline examples/topology/incident1:\n", "\npipeline examples/topology/incident2-fixed:\n",
+		"\npipeline examples/topology/terraform/incident1:\n", " in 8 pipelines\n"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stderr, "declared twice") {
+		t.Errorf("stderr %q", stderr)
+	}
+}
+
+// TestReadmeTopologyExcerpt keeps the incident 1 output the README shows
+// (an excerpt: "…" stands for the rest of a line, or for lines left out)
+// true to what the command prints, in order.
+func TestReadmeTopologyExcerpt(t *testing.T) {
+	root := repoRoot(t)
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), "so that layer is dead:\n\n```text\n")
+	if !ok {
+		t.Fatal("README.md shows no output for incident 1")
+	}
+	excerpt, _, _ := strings.Cut(after, "```")
+	got, _, code := runCLI(t, root, "examples/topology/incident1")
+	if code != 1 {
+		t.Errorf("exit %d, want 1 as the README says", code)
+	}
+	lines := strings.Split(got, "\n")
+	at := 0
+	for _, want := range strings.Split(strings.TrimSuffix(excerpt, "\n"), "\n") {
+		if strings.TrimSpace(want) == "…" {
+			continue
+		}
+		prefix, cut := strings.CutSuffix(want, "…")
+		found := false
+		for ; at < len(lines); at++ {
+			if lines[at] == want || cut && strings.HasPrefix(lines[at], prefix) {
+				found = true
+				at++
+				break
+			}
+		}
+		if !found {
+			t.Errorf("README shows %q, which the command does not print (in that order):\n%s", want, got)
+			return
+		}
 	}
 }

@@ -187,6 +187,50 @@ func read(dir string, files []string, mem *srcFile, opts Options) (m *Module, er
 	return st.out, nil
 }
 
+// tfvars gives the root module's variables the values of terraform.tfvars
+// and then *.auto.tfvars in dir, in that order (a later file wins), as
+// Terraform does without -var-file; they take the place of a default.
+func (m *module) tfvars(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var files []string
+	if _, err := os.Stat(filepath.Join(dir, "terraform.tfvars")); err == nil {
+		files = append(files, filepath.Join(dir, "terraform.tfvars"))
+	}
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".auto.tfvars") {
+			files = append(files, filepath.Join(dir, e.Name()))
+		}
+	}
+	for _, f := range files {
+		sf, err := m.st.readConfig(f)
+		if err != nil {
+			return err
+		}
+		if line, col, msg, ok := input.Encoding(sf.data); !ok {
+			return &Error{Pos: Pos{File: sf.name, Line: line, Col: col}, Msg: msg}
+		}
+		parsed, diags := hclsyntax.ParseConfig(sf.data, sf.name, hcl.InitialPos)
+		if err := diagError(sf.name, diags); err != nil {
+			return err
+		}
+		body, ok := parsed.Body.(*hclsyntax.Body)
+		if !ok {
+			continue
+		}
+		m.st.files[sf.name] = sf
+		m.st.out.Files = append(m.st.out.Files, sf.name)
+		for _, name := range slices.Sorted(maps.Keys(body.Attributes)) {
+			if v := m.vars[name]; v != nil {
+				v.input = &binding{expr: body.Attributes[name].Expr, mod: m}
+			}
+		}
+	}
+	return nil
+}
+
 // moduleFiles lists the .tf files of dir, sorted.
 func moduleFiles(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
@@ -339,6 +383,11 @@ func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, 
 			return nil, err
 		}
 	}
+	if addr == "" && dir != "" && !st.inMemory {
+		if err := m.tfvars(dir); err != nil {
+			return nil, err
+		}
+	}
 	st.stack = append(st.stack, dir)
 	defer func() { st.stack = st.stack[:len(st.stack)-1] }()
 	for _, call := range m.calls {
@@ -458,8 +507,15 @@ func (m *module) follow(call *hclsyntax.Block, depth int) error {
 	}
 	for _, d := range m.st.stack {
 		if d == real {
-			m.note(src.Expr.Range(), "module %q: %s calls itself; not followed again", name, s)
-			return nil
+			// Terraform refuses a module that calls itself, through others
+			// or directly: the configuration cannot be applied.
+			how := fmt.Sprintf("%s calls %s", m.st.display(m.dir), m.st.display(real))
+			if m.dir == real {
+				how = m.st.display(real) + " calls itself"
+			} else {
+				how += ", which is already being read above it (it calls back into " + m.st.display(m.dir) + ")"
+			}
+			return &Error{Pos: rangePos(src.Expr.Range()), Msg: fmt.Sprintf("module %q: a module cycle: %s; Terraform cannot load this configuration", name, how)}
 		}
 	}
 	files, err := moduleFiles(real)

@@ -623,12 +623,19 @@ func TestModuleCycleAndRoots(t *testing.T) {
 		"a/main.tf": `module "self" { source = "./" }
 resource "google_pubsub_topic" "t" { name = "t" }`,
 	})
-	m, err := LoadDir(filepath.Join(dir, "a"), Options{})
-	if err != nil {
-		t.Fatal(err)
+	_, err := LoadDir(filepath.Join(dir, "a"), Options{})
+	var te *Error
+	if !errors.As(err, &te) || !strings.Contains(te.Error(), "main.tf:1:26: module \"self\": a module cycle:") || !strings.Contains(te.Error(), "calls itself") {
+		t.Errorf("a module that calls itself: %v, want a cycle error at its source", err)
 	}
-	if len(m.Resources) != 1 || len(m.Notes) != 1 || !strings.Contains(m.Notes[0].Msg, "calls itself") {
-		t.Errorf("resources %d, notes %v", len(m.Resources), m.Notes)
+	// Two modules calling each other: both paths are named.
+	dir = writeModule(t, map[string]string{
+		"a/main.tf": `module "b" { source = "../b" }`,
+		"b/main.tf": `module "a" { source = "../a" }`,
+	})
+	_, err = LoadDir(filepath.Join(dir, "a"), Options{Roots: []string{dir}})
+	if !errors.As(err, &te) || !strings.Contains(te.Error(), "a module cycle") || !strings.Contains(te.Error(), "/a") || !strings.Contains(te.Error(), "/b") {
+		t.Errorf("a ↔ b: %v, want a cycle error naming both module directories", err)
 	}
 }
 

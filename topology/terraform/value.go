@@ -36,6 +36,23 @@ func (v *Value) Cty() cty.Value { return v.val }
 // IsNull reports whether the value is known to be null (as good as absent).
 func (v *Value) IsNull() bool { return v.Known && v.val.IsNull() }
 
+// Len is the number a known count gives, or the length of a known
+// for_each collection; ok is false when the value is not known.
+func (v *Value) Len() (n int, ok bool) {
+	if !v.Known || v.val.IsNull() || !v.val.IsWhollyKnown() {
+		return 0, false
+	}
+	t := v.val.Type()
+	switch {
+	case t == cty.Number:
+		f, _ := v.val.AsBigFloat().Float64()
+		return int(f), true
+	case t.IsMapType() || t.IsObjectType() || t.IsSetType() || t.IsListType() || t.IsTupleType():
+		return v.val.LengthInt(), true
+	}
+	return 0, false
+}
+
 // String returns a known string, or a known number or bool as text.
 func (v *Value) String() (string, bool) {
 	if !v.Known || v.val.IsNull() {

@@ -1,6 +1,9 @@
 package workflows
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // maxInline bounds how deeply subworkflow calls are followed when collecting calls, and
 // maxFollowed how many subworkflow call sites are followed in all.
@@ -17,7 +20,18 @@ type analyser struct {
 	sums        map[string]*summary
 	busy        map[string]bool
 	approximate bool
-	followed    int
+	// approxPos and approxReason are the first bound hit.
+	approxPos    Pos
+	approxReason string
+	followed     int
+}
+
+// approx records that a bound was hit at p.
+func (a *analyser) approx(p Pos, reason string) {
+	if !a.approximate || a.approxReason == "" {
+		a.approxPos, a.approxReason = p, reason
+	}
+	a.approximate = true
 }
 
 // graph compiles a scope once.
@@ -52,7 +66,8 @@ func (a *analyser) summary(name string) *summary {
 	delete(a.busy, name)
 	a.sums[name] = s
 	if s.truncated {
-		a.approximate = true
+		sc := a.scopes[name]
+		a.approx(sc.pos, fmt.Sprintf("%s has more paths than the analysis follows (%d states); its failures and calls may be incomplete", name, maxStates))
 	}
 	return s
 }
@@ -97,6 +112,7 @@ func (a *analyser) resolveRetries() {
 				walk(t.except, depth+1)
 				if t.retry != nil {
 					a.fillPredicate(t.retry, cache)
+					t.retry.Raised, _ = a.raisedIn(t.body, 0).signals()
 				}
 			}
 		}
@@ -104,6 +120,59 @@ func (a *analyser) resolveRetries() {
 	for _, sc := range a.scopes {
 		walk(sc.steps, 0)
 	}
+}
+
+// raisedIn is what the raise steps of a try body raise, as far as it is known: a map with a
+// constant code is that HTTP status (raise: {code: 202, message: ...}). A nested try with an
+// except catches what its own body raises, but not what its except raises.
+func (a *analyser) raisedIn(steps []*step, depth int) signalSet {
+	var set signalSet
+	if depth > maxNesting*2 {
+		return set
+	}
+	for _, s := range steps {
+		if s.raise != nil && s.raise.node != nil {
+			if c := a.d.mapGet(s.raise.node, "code"); c != nil {
+				if f, ok, err := a.d.number(c); err == nil && ok && f == float64(int(f)) {
+					set = set.or(codes(int(f)))
+				}
+			}
+		}
+		for _, c := range s.sw {
+			if c.body == nil {
+				continue
+			}
+			set = set.or(a.raisedIn([]*step{c.body}, depth+1))
+			// raise: ${r} under a condition on r.code (the response itself, as in
+			// "condition: ${r.code == 202}"): the codes the condition admits.
+			if r := c.body.raise; r != nil && r.expr != nil && c.expr.expr != nil {
+				if v := dottedName(r.expr); v != "" {
+					if cs, ok := condSet(c.expr.expr, v, 0); ok {
+						if only := cs.and(codeRange(codeLow, codeHigh)); only != codeRange(codeLow, codeHigh) {
+							set = set.or(only)
+						}
+					}
+				}
+			}
+		}
+		if s.loop != nil {
+			set = set.or(a.raisedIn(s.loop.body, depth+1))
+		}
+		if s.ploop != nil {
+			set = set.or(a.raisedIn(s.ploop.body, depth+1))
+		}
+		for _, b := range s.parallel {
+			set = set.or(a.raisedIn(b, depth+1))
+		}
+		set = set.or(a.raisedIn(s.steps, depth+1))
+		if t := s.try; t != nil {
+			if !t.hasExcept {
+				set = set.or(a.raisedIn(t.body, depth+1))
+			}
+			set = set.or(a.raisedIn(t.except, depth+1))
+		}
+	}
+	return set
 }
 
 // fillPredicate sets Signals, Any and Known of a retry policy from its predicate.
@@ -130,17 +199,25 @@ type siteInfo struct {
 	caught    bool
 	handled   bool
 	inExcept  bool
-	retry     *Retry
-	afterFail bool // after the subworkflow returns, the caller can still fail
+	retries   []*Retry // the retry policies around the call site, innermost first
+	afterFail bool     // after the subworkflow returns, the caller can still fail
 }
 
 // collect gathers the external calls and notifications reachable in a scope.
-func (a *analyser) collect(w *Workflow, name string, s *summary, bind env, site siteInfo, depth int) {
+func (a *analyser) collect(w *Workflow, name string, s *summary, bind env, site siteInfo, depth int, at Pos) {
 	if s == nil {
 		return
 	}
-	if depth > maxInline || a.followed > maxFollowed {
-		a.approximate = true
+	if depth > maxInline {
+		chain := append(append([]string(nil), site.stack...), name)
+		if len(chain) > 6 {
+			chain = append(append(chain[:3:3], "…"), chain[len(chain)-2:]...)
+		}
+		a.approx(at, fmt.Sprintf("subworkflow calls nest more than %d deep (%s); the calls below are not followed", maxInline, strings.Join(chain, " → ")))
+		return
+	}
+	if a.followed > maxFollowed {
+		a.approx(at, fmt.Sprintf("more than %d subworkflow call sites; the calls of %s and later ones are not followed", maxFollowed, name))
 		return
 	}
 	a.followed++
@@ -152,10 +229,11 @@ func (a *analyser) collect(w *Workflow, name string, s *summary, bind env, site 
 			continue
 		}
 		fn := n.call.function
-		retry := site.retry
-		if n.try != nil {
-			retry = n.try.retry
+		var retries []*Retry
+		for t := n.try; t != nil; t = t.outer {
+			retries = append(retries, t.retry)
 		}
+		retries = append(retries, site.retries...)
 		caught := site.caught || s.caught(id)
 		inExcept := site.inExcept || n.inExcept
 		if sc := a.scopes[fn]; sc != nil && fn != "main" {
@@ -178,17 +256,22 @@ func (a *analyser) collect(w *Workflow, name string, s *summary, bind env, site 
 				caught:    caught,
 				handled:   site.handled || n.handled,
 				inExcept:  inExcept,
-				retry:     retry,
+				retries:   retries,
 				afterFail: site.afterFail || s.okCanFail(id),
-			}, depth+1)
+			}, depth+1, n.pos)
 			continue
 		}
 		if !isExternal(fn) {
 			continue
 		}
 		ct := a.resolveCall(n.call, vars)
-		w.Calls = append(w.Calls, &Call{
-			Pos: n.pos, Step: n.name, Function: fn, Target: ct.target, Waits: ct.waits,
+		var retry *Retry
+		var outer []*Retry
+		if len(retries) > 0 {
+			retry, outer = retries[0], retries[1:]
+		}
+		w.Calls = append(w.Calls, &Call{Outer: outer,
+			Pos: n.pos, Step: n.name, Function: fn, Method: httpMethod(fn, a.d, n.call, vars), Target: ct.target, Waits: ct.waits,
 			Timeout: ct.timeout, TimeoutDefault: ct.timeoutDefault, Retry: retry,
 			TaskTimeout: ct.taskTimeout, TaskCount: ct.taskCount,
 			Caught: caught, Handled: site.handled || n.handled, InExcept: inExcept,
@@ -203,6 +286,22 @@ func (a *analyser) collect(w *Workflow, name string, s *summary, bind env, site 
 				BeforeFail: site.afterFail || s.okCanFail(id), Function: fn})
 		}
 	}
+}
+
+// httpMethod is the method of an http.* call: the function's (http.post is POST) or, for
+// http.request, its method argument when known.
+func httpMethod(fn string, d *decoder, c *callSpec, vars env) string {
+	switch fn {
+	case "http.get", "http.post", "http.put", "http.patch", "http.delete":
+		return strings.ToUpper(strings.TrimPrefix(fn, "http."))
+	case "http.request":
+		if m := d.mapGet(c.args, "method"); m != nil {
+			if v := d.valueOf(m, vars); v.known() && v.kind == valString {
+				return strings.ToUpper(v.s)
+			}
+		}
+	}
+	return ""
 }
 
 // isNotification reports whether a call made in an except block tells someone of the failure.

@@ -27,9 +27,11 @@ const (
 	failID = 1
 )
 
-// tryInfo is a try block whose retry policy covers the nodes inside it.
+// tryInfo is a try block whose retry policy covers the nodes inside it;
+// outer is the next enclosing try with a retry policy in the same scope.
 type tryInfo struct {
 	retry *Retry
+	outer *tryInfo
 }
 
 // node is one vertex of a scope's control-flow graph.
@@ -356,7 +358,7 @@ func (c *compiler) tryStep(s *step, cur, cont int, ctx *cctx) error {
 	t := s.try
 	tctx := *ctx
 	if t.retry != nil {
-		tctx.try = &tryInfo{retry: t.retry}
+		tctx.try = &tryInfo{retry: t.retry, outer: ctx.try}
 	}
 	if t.hasExcept {
 		ex := c.plain(opExcept, s.name, s.pos, ctx)

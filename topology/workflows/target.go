@@ -72,31 +72,19 @@ func (a *analyser) resolveCall(c *callSpec, vars env) callTarget {
 				ct.timeout = v.n
 			}
 		}
-	case isRunJobs(fn):
-		key := "name"
-		if strings.HasSuffix(fn, ".create") {
-			key = "parent"
-		}
-		ct.target = ref(KindJob, key, func(s string) string { return segmentAfter(s, "jobs") })
-		if strings.HasSuffix(fn, ".create") {
-			ct.target.Name = Wildcard
-			if n := d.mapGet(d.mapGet(d.mapGet(c.args, "body"), "metadata"), "name"); n != nil {
-				ct.target.Name, ct.target.Raw, ct.target.Pos = d.valueOf(n, vars).text(), rawText(n), d.pos(n)
-			} else if n := d.mapGet(c.args, "jobId"); n != nil {
-				ct.target.Name, ct.target.Raw, ct.target.Pos = d.valueOf(n, vars).text(), rawText(n), d.pos(n)
-			}
-		}
-		if strings.HasSuffix(fn, ".jobs.run") {
-			lro()
-			ct.taskTimeout, ct.taskCount = a.jobOverrides(c, vars)
-		}
+	case isRunJobs(fn) && strings.HasSuffix(fn, ".jobs.run"):
+		// Only jobs.run runs the job; jobs.get/create/delete/patch and the
+		// executions calls read or administer it (GCP-SEMANTICS §2.4).
+		ct.target = ref(KindJob, "name", func(s string) string { return segmentAfter(s, "jobs") })
+		lro()
+		ct.taskTimeout, ct.taskCount = a.jobOverrides(c, vars)
 	case strings.HasPrefix(fn, "googleapis.pubsub.") && strings.HasSuffix(fn, ".topics.publish"):
 		ct.target = ref(KindUnknown, "topic", func(s string) string { return segmentAfter(s, "topics") })
 	case strings.HasPrefix(fn, "googleapis.cloudtasks.") && strings.HasSuffix(fn, ".tasks.create"):
 		ct.target = ref(KindUnknown, "parent", func(s string) string { return segmentAfter(s, "queues") })
-	case isRunServices(fn):
-		ct.target = ref(KindService, "name", func(s string) string { return segmentAfter(s, "services") })
-	case strings.HasPrefix(fn, "googleapis.workflowexecutions.") || strings.HasPrefix(fn, "experimental.executions."):
+	case runsExecution(fn):
+		// executions.run waits for the child; executions.create only
+		// starts it. executions.get/list/cancel start nothing.
 		ct.target = a.workflowTarget(c, vars)
 		if strings.HasSuffix(fn, ".run") {
 			lro()
@@ -162,9 +150,15 @@ func isRunJobs(fn string) bool {
 		strings.HasPrefix(fn, "googleapis.run.v2.projects.locations.jobs.")
 }
 
-func isRunServices(fn string) bool {
-	return strings.HasPrefix(fn, "googleapis.run.v1.namespaces.services.") ||
-		strings.HasPrefix(fn, "googleapis.run.v2.projects.locations.services.")
+// runsExecution reports whether fn starts a workflow execution: the
+// Workflow Executions connector's executions.run or executions.create, or
+// the older experimental.executions.run.
+func runsExecution(fn string) bool {
+	if fn == "experimental.executions.run" {
+		return true
+	}
+	return strings.HasPrefix(fn, "googleapis.workflowexecutions.") &&
+		(strings.HasSuffix(fn, ".executions.run") || strings.HasSuffix(fn, ".executions.create"))
 }
 
 // segmentAfter returns the path segment after "/key/" in a resource name such as

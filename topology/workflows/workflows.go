@@ -21,16 +21,14 @@
 package workflows
 
 import (
-	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/retrylint/retrylint/internal/input"
-	"github.com/retrylint/retrylint/internal/lazyre"
+	"github.com/retrylint/retrylint/internal/yamlpos"
 	"github.com/retrylint/retrylint/model"
 )
 
@@ -67,8 +65,11 @@ type Workflow struct {
 	ParamReads []ParamRead
 	// Subworkflows names the subworkflows defined in the source.
 	Subworkflows []string
-	// Approximate is set when the analysis hit a size bound and results may be incomplete.
-	Approximate bool
+	// Approximate is set when the analysis hit a size bound and results may be incomplete;
+	// ApproxPos and ApproxReason say where and which bound.
+	Approximate  bool
+	ApproxPos    Pos
+	ApproxReason string
 }
 
 // Call is a step that invokes something outside the workflow.
@@ -76,6 +77,7 @@ type Call struct {
 	Pos            Pos
 	Step           string  // step name
 	Function       string  // e.g. "http.post", "googleapis.run.v1.namespaces.jobs.run"
+	Method         string  // the HTTP method of an http.* call ("POST"); "" when not known
 	Target         Target  // what is invoked
 	Waits          bool    // blocks until the target's outcome (jobs.run, executions.run)
 	Timeout        float64 // seconds the call may wait; 0 = none known
@@ -85,6 +87,9 @@ type Call struct {
 	TaskTimeout float64
 	TaskCount   int
 	Retry       *Retry // the policy of the innermost enclosing try with retry:, nil if none
+	// Outer are the policies of the try blocks with retry: that enclose that one, innermost
+	// first, across subworkflow calls: each re-runs its whole body, so the layers multiply.
+	Outer []*Retry
 	// Caught: an enclosing except handles a failure of this call and the execution does not end
 	// FAILED on any path from there.
 	Caught bool
@@ -122,6 +127,9 @@ type Retry struct {
 	Signals   []string // failure signals the predicate retries
 	Any       bool     // the predicate retries every failure
 	Known     bool     // false if the predicate could not be read (Signals empty, Any false)
+	// Raised are the signals the try body raises itself (a raise of a map with a code), which
+	// the policy sees whatever its calls answer.
+	Raised []string
 	// MaxRetries is the number of retries after the first attempt; -1 when not known statically.
 	MaxRetries int
 	Backoff    *Backoff // nil when the policy has none
@@ -263,8 +271,6 @@ func looksLikeStep(d *decoder, item *yaml.Node) bool {
 	return false
 }
 
-var yamlLine = lazyre.New(`line (\d+)`)
-
 // MaxSourceSize is the largest source Parse accepts, in bytes.
 const MaxSourceSize = 8 << 20
 
@@ -313,28 +319,11 @@ func decodeYAML(src []byte, doc *yaml.Node) (err error) {
 	return yaml.Unmarshal(src, doc)
 }
 
-// yamlError turns a YAML syntax error into an *Error. The decoder reports only a line; the
-// column is that line's first non-blank character.
+// yamlError turns a YAML syntax error into an *Error at the line and column where the source
+// breaks (the decoder itself names a line only, often that of the enclosing block).
 func yamlError(file string, src []byte, err error) *Error {
-	msg := err.Error()
-	var te *yaml.TypeError
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg = te.Errors[0]
-	}
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	e := &Error{Pos: Pos{File: file, Line: 1, Col: 1}}
-	if m := yamlLine.FindStringSubmatchIndex(msg); m != nil && m[0] == 0 {
-		if n, convErr := strconv.Atoi(msg[m[2]:m[3]]); convErr == nil && n > 0 {
-			e.Pos.Line = n
-			if lines := strings.Split(string(src), "\n"); n <= len(lines) {
-				l := lines[n-1]
-				e.Pos.Col = len(l) - len(strings.TrimLeft(l, " \t")) + 1
-			}
-		}
-		msg = strings.TrimPrefix(msg[m[1]:], ":")
-	}
-	e.Msg = "invalid YAML: " + strings.TrimSpace(msg)
-	return e
+	line, col, msg := yamlpos.Locate(src, err)
+	return &Error{Pos: Pos{File: file, Line: line, Col: col}, Msg: "invalid YAML: " + msg}
 }
 
 // ParseNode parses and analyses an already decoded document (e.g. a Terraform heredoc);
@@ -381,8 +370,8 @@ func ParseNode(file string, doc *yaml.Node, lineOffset, colOffset int) (w *Workf
 	w.Params = main.params
 	sum := a.summary("main")
 	w.FailPaths, w.DoubleFaultPaths = sum.paths, sum.doubles
-	a.collect(w, "main", sum, nil, siteInfo{}, 0)
-	w.Approximate = a.approximate
+	a.collect(w, "main", sum, nil, siteInfo{}, 0, w.Pos)
+	w.Approximate, w.ApproxPos, w.ApproxReason = a.approximate, a.approxPos, a.approxReason
 	a.paramReads(w, sum)
 	sort.SliceStable(w.Calls, func(i, j int) bool { return posLess(w.Calls[i].Pos, w.Calls[j].Pos) })
 	sort.SliceStable(w.Notifications, func(i, j int) bool { return posLess(w.Notifications[i].Pos, w.Notifications[j].Pos) })

@@ -849,9 +849,9 @@ func TestErrors(t *testing.T) {
 		line, col int
 		msg       string
 	}{
-		{"bad YAML", "main:\n  steps:\n    - a:\n        call: [x\n", 3, 5, "invalid YAML"},
-		{"bad YAML unterminated string", "- a:\n    return: \"unterminated\n", 2, 5, "invalid YAML"},
-		{"bad YAML indentation", "main:\n  steps:\n    - a:\n        call: x\n      bad: : y\n", 5, 7, "invalid YAML"},
+		{"bad YAML", "main:\n  steps:\n    - a:\n        call: [x\n", 4, 15, "invalid YAML"},
+		{"bad YAML unterminated string", "- a:\n    return: \"unterminated\n", 2, 13, "invalid YAML"},
+		{"bad YAML indentation", "main:\n  steps:\n    - a:\n        call: x\n      bad: : y\n", 5, 12, "invalid YAML"},
 		{"step is a scalar", "main:\n  steps:\n    - just_a_name\n", 3, 7, "a step must be a mapping"},
 		{"step body is a scalar", "- a: hello\n", 1, 6, `step "a" must be a mapping`},
 		{"unclosed expression", "- s:\n    assign:\n      - x: ${\"a\" + b\n", 3, 12, `unclosed "${"`},

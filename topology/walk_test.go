@@ -1,0 +1,121 @@
+package topology_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/retrylint/retrylint/internal/shareddata"
+	"github.com/retrylint/retrylint/topology"
+)
+
+// Files an ordinary repository holds beside its manifests. None is a
+// manifest; a directory walk must skip each and say why.
+var notManifests = map[string]struct{ src, why string }{
+	// A Helm chart template: a Job, but rendered, not read.
+	"chart/templates/job.yaml": {"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {{ include \"app.fullname\" . }}\nspec:\n  backoffLimit: {{ .Values.backoffLimit }}\n", topology.SkipTemplate},
+	"chart/values.yaml":        {"backoffLimit: 2\nimage: {repository: app, tag: latest}\n", topology.SkipUnknown},
+	// A CI configuration.
+	".ci/pipeline.yml":                {"", ""}, // hidden: never read
+	"ci/cloudbuild.yaml":              {"steps:\n  - name: gcr.io/cloud-builders/docker\n    args: ['build', '-t', 'app', '.']\n", topology.SkipUnknown},
+	"ci/actions.yml":                  {"on: [push]\njobs:\n  test:\n    steps:\n      - run: go test ./...\n        env: {A: b: c}\n", topology.SkipNotYAML},
+	"monitoring/log-metric.yaml":      {"filter: resource.type=\"cloud_run_job\" AND severity>=ERROR\nmetricDescriptor:\n  metricKind: DELTA\n  valueType: INT64\n", topology.SkipUnknown},
+	"docs/snippet.yaml":               {"# an excerpt from the docs\n  retries: 3\n backoff: 2s\n", topology.SkipNotYAML},
+	"tsconfig.json":                   {"{\n  // comments are not JSON\n  \"compilerOptions\": {\"strict\": true},\n}\n", topology.SkipNotYAML},
+	"terraform/providers/versions.tf": {"terraform {\n  required_version = \">= 1.5\"\n}\n", topology.SkipTerraform},
+}
+
+// mixedRepo writes a repository tree of real manifests from the corpus and
+// the everyday files above.
+func mixedRepo(t *testing.T) string {
+	t.Helper()
+	corpus := shareddata.Path(t, "corpus/gcp")
+	dir := t.TempDir()
+	for _, f := range []string{"cloudrun/gem-pr-generator-job.yaml", "workflows/gem-pr-generator-workflow.yaml",
+		"workflows/wfs-error_retry.workflows.yaml", "pubsub/kcc-pubsubsubscription-basic.yaml"} {
+		src, err := os.ReadFile(filepath.Join(corpus, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, dir, "deploy/"+f, string(src))
+	}
+	for name, f := range notManifests {
+		write(t, dir, name, f.src)
+	}
+	return dir
+}
+
+func TestWalkSkipsWhatIsNotAManifest(t *testing.T) {
+	dir := mixedRepo(t)
+	g, err := topology.Load([]string{dir}, topology.Options{WorkDir: dir})
+	if err != nil {
+		t.Fatalf("a repository with Helm templates, CI configs and broken snippets: %v", err)
+	}
+	for _, c := range []string{"pr-gen-job", "gem-pr-generator-workflow", "wfs-error_retry", "pubsubsubscription-sample-basic"} {
+		if g.Component(c) == nil {
+			t.Errorf("manifest %s not loaded; components %v", c, names(g))
+		}
+	}
+	got := map[string]string{}
+	for _, s := range g.Skipped {
+		got[s.File] = s.Why
+	}
+	var want []string
+	for name, f := range notManifests {
+		if f.why == "" {
+			continue
+		}
+		want = append(want, name)
+		if got[name] != f.why {
+			t.Errorf("%s: skipped as %q, want %q", name, got[name], f.why)
+		}
+	}
+	if len(got) != len(want) {
+		sort.Strings(want)
+		t.Errorf("skipped %v, want exactly %v", got, want)
+	}
+}
+
+func TestWalkFailsOnABrokenManifest(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		// A Kubernetes Job with a tab in its indentation.
+		{"k8s/job.yaml", "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: nightly\nspec:\n\tbackoffLimit: 2\n", "k8s/job.yaml:6:1: invalid YAML"},
+		// A workflow with an unquoted expression holding ": " that cannot be repaired.
+		{"wf/main.yaml", "main:\n  steps:\n    - a:\n        call: http.get\n        args: {url: https://x: y}\n", "wf/main.yaml:5:15: invalid YAML"},
+		// A step list: the Workflows shape without main:.
+		{"wf/flat.yaml", "- get:\n    call: http.get\n    args:\n      url: https://example.com\n     result: r\n", "wf/flat.yaml:5:6: invalid YAML"},
+		// A known kind that parses, with a wrong field.
+		{"run/job.yaml", strings.Replace(jobV1, "maxRetries: 2", "maxRetries: many", 1), "run/job.yaml:11:23: maxRetries: expected an integer"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := mixedRepo(t)
+			write(t, dir, c.name, c.src)
+			_, err := topology.Load([]string{dir}, topology.Options{WorkDir: dir})
+			var ie *topology.InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v, want an input error", err)
+			}
+			if !strings.HasPrefix(ie.Error(), c.want) {
+				t.Errorf("error %q, want prefix %q", ie.Error(), c.want)
+			}
+			if !strings.Contains(ie.Error(), "`ignore:` in .retrylint.yaml") {
+				t.Errorf("error %q does not say how to leave the file out", ie.Error())
+			}
+		})
+	}
+}
+
+func TestNamedFilesAreAlwaysChecked(t *testing.T) {
+	dir := mixedRepo(t)
+	for name := range map[string]bool{"docs/snippet.yaml": true, "ci/actions.yml": true} {
+		_, err := topology.Load([]string{filepath.Join(dir, name)}, topology.Options{WorkDir: dir})
+		var ie *topology.InputError
+		if !errors.As(err, &ie) || !strings.HasPrefix(ie.Error(), name+":") {
+			t.Errorf("%s named on the command line: error %v, want an input error at the file", name, err)
+		}
+	}
+}
