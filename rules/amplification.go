@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/retrylint/retrylint/model"
+	"github.com/retrylint/retrylint/multiply"
 	"github.com/retrylint/retrylint/topology"
 )
 
@@ -24,6 +25,10 @@ var amplification = &Rule{
 		if p.Explicit {
 			sev, budget = model.Error, "the budget of"
 		}
+		nestedTries := false // read a chain's factors only when some call has them
+		for _, e := range p.Graph.Edges {
+			nestedTries = nestedTries || len(e.Tries) > 1 && e.Note != ""
+		}
 		for _, c := range p.Graph.Components {
 			ch := p.Mult.Worst[c]
 			if c.Kind == topology.KindSink {
@@ -36,7 +41,7 @@ var amplification = &Rule{
 				continue
 			}
 			nested := ""
-			for _, f := range ch.Factors() {
+			for _, f := range factorsIf(nestedTries, ch) {
 				if e := f.Edge; f.Effective && len(e.Tries) > 1 && e.Note != "" {
 					nested += fmt.Sprintf("; %s: %s", where(e), e.Note)
 				}
@@ -46,4 +51,13 @@ var amplification = &Rule{
 				c.Name, ch.Count, ch.Root.Name, ch.Formula(), budget, p.Budget, strings.Join(ch.Path(), " → "), nested))
 		}
 	},
+}
+
+// factorsIf is the chain's factors when want, none otherwise: walking
+// every chain's factors would cost the square of a long line.
+func factorsIf(want bool, ch *multiply.Chain) []multiply.Factor {
+	if !want {
+		return nil
+	}
+	return ch.Factors()
 }

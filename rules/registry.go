@@ -122,6 +122,7 @@ func Run(g *topology.Graph, opts Options) ([]model.Finding, *multiply.Result) {
 	}
 	var out []model.Finding
 	seen := map[model.Finding]bool{}
+	assumed := assumedComponents(g)
 	for _, f := range p.findings {
 		pos := topology.Pos{File: f.File, Line: f.Line, Col: f.Column}
 		if f.Rule != invalidSuppression.ID && g.Suppress.Suppressed(f.Rule, pos) {
@@ -136,7 +137,7 @@ func Run(g *topology.Graph, opts Options) ([]model.Finding, *multiply.Result) {
 			f.Message += " (" + c.MayNotExist + ")"
 		}
 		if f.Rule != unresolvedReference.ID && f.Rule != invalidSuppression.ID {
-			f.Message += assumedNote(g, f.Message)
+			f.Message += assumedNote(assumed, f.Message)
 		}
 		if seen[f] {
 			continue
@@ -150,10 +151,10 @@ func Run(g *topology.Graph, opts Options) ([]model.Finding, *multiply.Result) {
 
 // assumedNote says which of the components a message names no manifest
 // describes, so that a finding resting on assumed defaults says so.
-func assumedNote(g *topology.Graph, msg string) string {
+func assumedNote(assumed []*topology.Component, msg string) string {
 	var names []string
-	for _, c := range g.Components {
-		if !c.Assumed || c.Kind == topology.KindExternal || c.Kind == topology.KindSink || len(c.Name) < 3 || !mentions(msg, c.Name) {
+	for _, c := range assumed {
+		if !mentions(msg, c.Name) {
 			continue
 		}
 		names = append(names, fmt.Sprintf("%s is not loaded, so the defaults of a %s are assumed (%s)", c.Name, c.Kind, topology.KindDefaults(c.Kind)))
@@ -162,6 +163,18 @@ func assumedNote(g *topology.Graph, msg string) string {
 		return ""
 	}
 	return "; " + strings.Join(names, "; ")
+}
+
+// assumedComponents are the components of g that no manifest describes and
+// whose defaults a finding may rest on, found once for all findings.
+func assumedComponents(g *topology.Graph) []*topology.Component {
+	var out []*topology.Component
+	for _, c := range g.Components {
+		if c.Assumed && c.Kind != topology.KindExternal && c.Kind != topology.KindSink && len(c.Name) >= 3 {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // mentions reports whether msg holds name as a whole word.
