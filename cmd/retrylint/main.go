@@ -5,6 +5,7 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/unitchecker"
@@ -18,12 +19,22 @@ func main() {
 		return
 	}
 	if vetProtocol(os.Args[1:]) {
-		// go vet -vettool: hand over before cobra sees any flag.
+		// go vet -vettool: hand over before cobra sees any flag. go vet
+		// starts one short process per package, dependencies included,
+		// each type-checking its package: a collector that runs half as
+		// often costs less than the memory it keeps, as in the compiler.
+		// GOGC, when set, still decides.
+		if os.Getenv("GOGC") == "" {
+			debug.SetGCPercent(vetGCPercent)
+		}
 		unitchecker.Main(all.WithSettings()...)
 		return // unreachable: unitchecker.Main exits
 	}
 	os.Exit(execute(os.Args[1:]))
 }
+
+// vetGCPercent is the collector's target under go vet (GOGC=200).
+const vetGCPercent = 200
 
 // vetProtocol reports whether the arguments are go vet's tool protocol:
 // -V=full, -flags, or a single *.cfg file (possibly after analyzer flags).
