@@ -336,23 +336,30 @@ func (a *checker) loopAttempts(fc *funcCtx, l *Loop) int {
 	return 0
 }
 
-// condAttempts reads i < N, i <= N, N > i and i > 0 counting down.
-func (a *checker) condAttempts(fc *funcCtx, s *ast.ForStmt, cond ast.Expr) int {
-	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok {
-		return 0
+// counterTest reads a comparison of a variable with a constant, the
+// variable on the left: i < N, N > i (as i < N).
+func (a *checker) counterTest(fc *funcCtx, s *ast.ForStmt, cond ast.Expr) (v types.Object, op token.Token, limit int64, ok bool) {
+	b, isBin := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !isBin {
+		return nil, 0, 0, false
 	}
 	x, op, y := b.X, b.Op, b.Y
 	if _, isConst := a.intConst(fc, x, s.Pos()); isConst {
 		x, y, op = y, x, mirror(op)
 	}
-	id, ok := ast.Unparen(x).(*ast.Ident)
-	if !ok {
-		return 0
+	id, isIdent := ast.Unparen(x).(*ast.Ident)
+	if !isIdent {
+		return nil, 0, 0, false
 	}
-	v := a.info().ObjectOf(id)
-	limit, ok := a.intConst(fc, y, s.Pos())
-	if v == nil || !ok {
+	v = a.info().ObjectOf(id)
+	limit, ok = a.intConst(fc, y, s.Pos())
+	return v, op, limit, ok && v != nil
+}
+
+// condAttempts reads i < N, i <= N, N > i and i > 0 counting down.
+func (a *checker) condAttempts(fc *funcCtx, s *ast.ForStmt, cond ast.Expr) int {
+	v, op, limit, ok := a.counterTest(fc, s, cond)
+	if !ok {
 		return 0
 	}
 	start, ok := a.initialValue(fc, s, v)
@@ -473,21 +480,8 @@ func (a *checker) bodyAttempts(fc *funcCtx, s *ast.ForStmt, ops []*ast.CallExpr)
 // testedLimit is the number of attempts an `if v >= N { leave }` in block
 // allows, or 0.
 func (a *checker) testedLimit(fc *funcCtx, s *ast.ForStmt, block *ast.BlockStmt, is *ast.IfStmt, firstOp token.Pos) int {
-	b, ok := ast.Unparen(is.Cond).(*ast.BinaryExpr)
+	v, op, limit, ok := a.counterTest(fc, s, is.Cond)
 	if !ok {
-		return 0
-	}
-	x, op, y := b.X, b.Op, b.Y
-	if _, isConst := a.intConst(fc, x, s.Pos()); isConst {
-		x, y, op = y, x, mirror(op)
-	}
-	id, ok := ast.Unparen(x).(*ast.Ident)
-	if !ok {
-		return 0
-	}
-	v := a.info().ObjectOf(id)
-	limit, ok := a.intConst(fc, y, s.Pos())
-	if v == nil || !ok {
 		return 0
 	}
 	before := int64(0)
