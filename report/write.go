@@ -65,6 +65,9 @@ type TextOptions struct {
 	// Color highlights the position and the rule with ANSI escapes;
 	// for terminals only.
 	Color bool
+	// Severity writes each finding's severity after its position, as
+	// compilers do: file:line:col: warning: rule: message.
+	Severity bool
 }
 
 // ANSI escapes of the text format's colours.
@@ -77,11 +80,15 @@ const (
 )
 
 // WriteTextOptions writes one finding a line, compiler style:
-// file:line:col: rule: message. What comes from the input is escaped
+// file:line:col: rule: message (file:line:col: severity: rule: message with
+// Severity). What comes from the input is escaped
 // (EscapeText), so a finding is always exactly one line.
 func WriteTextOptions(w io.Writer, r *model.Result, opts TextOptions) error {
 	for _, f := range r.Findings {
 		f.File, f.Rule, f.Message = EscapeLineStart(f.File), EscapeText(f.Rule), EscapeText(f.Message)
+		if opts.Severity {
+			f.Rule = severityWord(f.Severity) + ": " + f.Rule
+		}
 		var err error
 		if opts.Color {
 			_, err = fmt.Fprintf(w, "%s%s:%d:%d:%s %s%s:%s %s\n",
@@ -95,6 +102,17 @@ func WriteTextOptions(w io.Writer, r *model.Result, opts TextOptions) error {
 		}
 	}
 	return nil
+}
+
+// severityWord is how the text format names a severity.
+func severityWord(s model.Severity) string {
+	switch s {
+	case model.Error:
+		return "error"
+	case model.Warning:
+		return "warning"
+	}
+	return "note"
 }
 
 // severityColor is the colour of a rule name of that severity.

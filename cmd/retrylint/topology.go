@@ -200,7 +200,7 @@ func writeSkipped(w io.Writer, graphs []*topology.Graph) {
 // when there are several, and a summary line.
 func writeTopologyText(w io.Writer, res *model.Result, run *topologyRun, color bool) error {
 	var b bytes.Buffer
-	if err := report.WriteTextOptions(&b, res, report.TextOptions{Color: color}); err != nil {
+	if err := report.WriteTextOptions(&b, res, report.TextOptions{Color: color, Severity: true}); err != nil {
 		return err
 	}
 	perPipeline := [][]model.Chain{res.Chains}
