@@ -91,6 +91,10 @@ type Result struct {
 	Tool     Tool      `json:"tool"`
 	Findings []Finding `json:"findings"`
 	Chains   []Chain   `json:"chains"`
+	// Assumed names the components no manifest describes, whose numbers
+	// rest on the defaults of their kind (a job referenced but not
+	// loaded), sorted; none when every component was read.
+	Assumed []string `json:"assumed,omitempty"`
 	// Changes compares the result with a base (retrylint report --base);
 	// nil otherwise.
 	Changes *Changes `json:"changes,omitempty"`

@@ -15,6 +15,7 @@ type layerGraph struct {
 	nodes   []string
 	edges   []layerEdge
 	failing map[string]bool // components with an error finding
+	assumed map[string]bool // components whose numbers rest on defaults
 }
 
 // layerEdge is one invocation on a witness path.
@@ -186,6 +187,12 @@ func layersOf(r *model.Result, root string) *layerGraph {
 	for _, f := range r.Findings {
 		if f.Severity == model.Error && f.Component != "" && seenNode[f.Component] {
 			g.failing[f.Component] = true
+		}
+	}
+	g.assumed = map[string]bool{}
+	for _, name := range r.Assumed {
+		if seenNode[name] {
+			g.assumed[name] = true
 		}
 	}
 	return g

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -284,7 +285,11 @@ func (m *mdWriter) event(r *model.Result, root string) {
 		if c.Estimate != "" {
 			formula += " (" + mdText(c.Estimate) + ")"
 		}
-		if !m.add(fmt.Sprintf("| %s | %s | %s | %s | %s |\n", mdText(c.Target), chainAttempts(c), formula, m.origins(c), mdText(strings.Join(c.Path, " → ")))) {
+		target := mdText(c.Target)
+		if slices.Contains(r.Assumed, c.Target) {
+			target += " _(assumed)_"
+		}
+		if !m.add(fmt.Sprintf("| %s | %s | %s | %s | %s |\n", target, chainAttempts(c), formula, m.origins(c), mdText(strings.Join(c.Path, " → ")))) {
 			left++
 		}
 	}
@@ -373,6 +378,16 @@ func (m *mdWriter) drawMermaid(g *layerGraph) {
 		m.printf("  classDef failing fill:#ffeef0,stroke:#d73a49,stroke-width:2px,color:#86181d\n")
 		m.printf("  class %s failing\n", strings.Join(failing, ","))
 	}
+	var assumed []string
+	for _, n := range g.nodes {
+		if g.assumed[n] {
+			assumed = append(assumed, id[n])
+		}
+	}
+	if len(assumed) > 0 {
+		m.printf("  classDef assumed stroke-dasharray:5 5\n")
+		m.printf("  class %s assumed\n", strings.Join(assumed, ","))
+	}
 	if len(dead) > 0 {
 		m.printf("  linkStyle %s stroke:#6a737d,color:#6a737d\n", joinInts(dead))
 	}
@@ -389,6 +404,9 @@ func (m *mdWriter) drawMermaid(g *layerGraph) {
 	}
 	if len(dead) > 0 {
 		legend = append(legend, "Dotted: a dead retry layer, whose predicate never sees the failure below it.")
+	}
+	if len(assumed) > 0 {
+		legend = append(legend, "Dashed outline: a component no manifest describes; its numbers are its kind's defaults.")
 	}
 	if len(legend) > 0 {
 		m.printf("<sub>%s</sub>\n\n", strings.Join(legend, " "))

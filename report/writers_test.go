@@ -311,3 +311,38 @@ func TestMarkdownFactorOrigins(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownMarksAssumed: a component whose numbers rest on defaults is
+// dashed in the diagram and marked in the table; a loaded one is not.
+func TestMarkdownMarksAssumed(t *testing.T) {
+	chain := func(target string, path ...string) model.Chain {
+		return model.Chain{Root: "wf", Target: target, Path: path, Formula: "(3+1) = 4", Attempts: ptr(int64(4)),
+			Factors: []model.Factor{{From: "wf", To: target, Retries: ptr(3), Effective: true, Attempts: ptr(4), File: "wf.yaml", Line: 3}}}
+	}
+	r := &model.Result{Version: 1, Chains: []model.Chain{
+		{Root: "wf", Target: "wf", Path: []string{"wf"}, Formula: "1", Attempts: ptr(int64(1))},
+		chain("job", "wf", "job"),
+		chain("svc", "wf", "svc"),
+	}, Assumed: []string{"job"}}
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, r, MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, want := range []string{"classDef assumed stroke-dasharray", "| job _(assumed)_ |", "Dashed outline"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "svc _(assumed)_") {
+		t.Errorf("a loaded component is marked assumed:\n%s", md)
+	}
+	r.Assumed = nil
+	b.Reset()
+	if err := WriteMarkdown(&b, r, MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "assumed") {
+		t.Errorf("nothing is assumed, yet:\n%s", b.String())
+	}
+}

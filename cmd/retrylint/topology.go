@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -135,7 +136,14 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 		run.chains = append(run.chains, chains)
 		run.infos = append(run.infos, rules.ChainInfo(g))
 		res.Chains = append(res.Chains, chains...)
+		for _, c := range g.Components {
+			if c.Assumed && c.Kind != topology.KindExternal && c.Kind != topology.KindSink {
+				res.Assumed = append(res.Assumed, c.Name)
+			}
+		}
 	}
+	sort.Strings(res.Assumed)
+	res.Assumed = slices.Compact(res.Assumed)
 	res.Sort()
 	return res, run, nil
 }
