@@ -10,16 +10,25 @@ import (
 // in its receiver: a field s.ctx, or one a field further down (s.opts.ctx).
 // It returns the field and how the code reaches it.
 func (a *checker) receiverContext(pos token.Pos) (*types.Var, string) {
+	recv := a.receiver(pos)
+	if recv == nil {
+		return nil, ""
+	}
+	return contextField(recv.Type(), recv.Name(), 0)
+}
+
+// receiver is the named receiver of the method enclosing pos, or nil.
+func (a *checker) receiver(pos token.Pos) *types.Var {
 	decl := a.enclosingDecl(pos)
 	if decl == nil || decl.Recv == nil || len(decl.Recv.List) != 1 || len(decl.Recv.List[0].Names) != 1 {
-		return nil, ""
+		return nil
 	}
 	name := decl.Recv.List[0].Names[0]
 	recv, ok := a.info().Defs[name].(*types.Var)
 	if !ok || name.Name == "_" {
-		return nil, ""
+		return nil
 	}
-	return contextField(recv.Type(), recv.Name(), 0)
+	return recv
 }
 
 // contextField searches the fields of a struct type, breadth first, for a

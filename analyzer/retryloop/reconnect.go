@@ -51,6 +51,9 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 // the success hands back — a long poll, a watch that yields one value at
 // a time.
 func (a *checker) resetsBackoff(lc *loopCtx, waits []*Wait) bool {
+	if lc.node == nil {
+		return false
+	}
 	for _, wt := range waits {
 		call, ok := wt.Node.(*ast.CallExpr)
 		if !ok {
@@ -65,9 +68,6 @@ func (a *checker) resetsBackoff(lc *loopCtx, waits []*Wait) bool {
 			continue
 		}
 		obj := a.info().ObjectOf(recv)
-		if lc.node == nil {
-			continue
-		}
 		found := false
 		ast.Inspect(lc.node, func(n ast.Node) bool {
 			c, ok := n.(*ast.CallExpr)

@@ -56,13 +56,6 @@ func isAtomicBool(t types.Type) bool {
 // isReceiver reports whether e is the receiver of the method enclosing pos.
 func (a *checker) isReceiver(e ast.Expr, pos token.Pos) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	decl := a.enclosingDecl(pos)
-	if decl == nil || decl.Recv == nil || len(decl.Recv.List) != 1 || len(decl.Recv.List[0].Names) != 1 {
-		return false
-	}
-	recv := a.info().Defs[decl.Recv.List[0].Names[0]]
-	return recv != nil && a.info().ObjectOf(id) == recv
+	recv := a.receiver(pos)
+	return ok && recv != nil && a.info().ObjectOf(id) == recv
 }
