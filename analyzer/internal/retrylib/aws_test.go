@@ -1,7 +1,6 @@
 package retrylib
 
 import (
-	"reflect"
 	"testing"
 )
 
@@ -56,22 +55,5 @@ func unsetAttempts(ctx context.Context) { config.LoadDefaultConfig(ctx, config.W
 		"attempts":      {9, true, true, true, jitter},
 		"unsetAttempts": {3, true, true, true, jitter},
 	}
-	for fn, w := range cases {
-		rs := got[fn]
-		if w == nil {
-			if len(rs) != 0 {
-				t.Errorf("%s: %d retriers, want none", fn, len(rs))
-			}
-			continue
-		}
-		if len(rs) != 1 {
-			t.Errorf("%s: %d retriers, want 1", fn, len(rs))
-			continue
-		}
-		r := rs[0]
-		g := want{r.Attempts, r.Context, r.Waits, r.Classified, r.Delay}
-		if !reflect.DeepEqual(g, *w) {
-			t.Errorf("%s: got %+v, want %+v", fn, g, *w)
-		}
-	}
+	expectRetriers(t, got, cases, func(r *Retrier) want { return want{r.Attempts, r.Context, r.Waits, r.Classified, r.Delay} })
 }

@@ -1,7 +1,6 @@
 package retrylib
 
 import (
-	"reflect"
 	"testing"
 )
 
@@ -96,24 +95,7 @@ func periodic(stop <-chan struct{}) {
 		"neverStop": {delay: Delay{Value: "1s"}},
 		"periodic":  nil,
 	}
-	for fn, w := range cases {
-		rs := got[fn]
-		if w == nil {
-			if len(rs) != 0 {
-				t.Errorf("%s: %d retriers, want none", fn, len(rs))
-			}
-			continue
-		}
-		if len(rs) != 1 {
-			t.Errorf("%s: %d retriers, want 1", fn, len(rs))
-			continue
-		}
-		r := rs[0]
-		g := want{r.Attempts, r.Deadline, r.Context, r.Delay, r.Classified}
-		if !reflect.DeepEqual(g, *w) {
-			t.Errorf("%s: got %+v, want %+v", fn, g, *w)
-		}
-	}
+	expectRetriers(t, got, cases, func(r *Retrier) want { return want{r.Attempts, r.Deadline, r.Context, r.Delay, r.Classified} })
 }
 
 func TestWaitBackoffSchedule(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
@@ -151,5 +152,27 @@ func (s *svc) field(req *retryablehttp.Request) { s.c.Do(req) }
 	}
 	if rs := got["noRetry"]; len(rs) != 0 {
 		t.Errorf("RetryMax 0 makes one attempt, yet %d retriers were found", len(rs))
+	}
+}
+
+// expectRetriers checks the retriers found per function: none where the
+// case is nil, else exactly one whose view equals the case.
+func expectRetriers[W any](t *testing.T, got map[string][]*Retrier, cases map[string]*W, view func(*Retrier) W) {
+	t.Helper()
+	for fn, w := range cases {
+		rs := got[fn]
+		if w == nil {
+			if len(rs) != 0 {
+				t.Errorf("%s: %d retriers, want none", fn, len(rs))
+			}
+			continue
+		}
+		if len(rs) != 1 {
+			t.Errorf("%s: %d retriers, want 1", fn, len(rs))
+			continue
+		}
+		if g := view(rs[0]); !reflect.DeepEqual(g, *w) {
+			t.Errorf("%s: got %+v, want %+v", fn, g, *w)
+		}
 	}
 }
