@@ -243,7 +243,17 @@ func (ld *loader) file(abs string, named bool) error {
 	name := ld.display(abs)
 	src, err := input.Read(abs, ld.opts.MaxFileSize)
 	if err != nil {
-		return &InputError{Pos: Pos{File: name}, Msg: err.Error()}
+		var big *input.TooLargeError
+		if !named && errors.As(err, &big) && !manifestShaped(src) {
+			// A lock file or a data dump met in a walk, not a manifest.
+			ld.skip(name, SkipTooLarge)
+			return nil
+		}
+		msg := err.Error()
+		if !named {
+			msg += ignoreHint
+		}
+		return &InputError{Pos: Pos{File: name}, Msg: msg}
 	}
 	if !named && isTemplate(src) {
 		ld.skip(name, SkipTemplate)

@@ -376,6 +376,7 @@ const (
 	SkipNotYAML   = "not valid YAML and not shaped like a manifest"
 	SkipIgnored   = "ignored by the configuration"
 	SkipTerraform = "Terraform with no resource retrylint reads"
+	SkipTooLarge  = "larger than the size cap and not shaped like a manifest"
 )
 
 // Graph is the linked model of one pipeline.

@@ -119,3 +119,42 @@ func TestNamedFilesAreAlwaysChecked(t *testing.T) {
 		}
 	}
 }
+
+// A lock file or data dump over the size cap met in a walk is not a
+// manifest: it is skipped and counted. One shaped like a manifest, or one
+// named on the command line, still fails the run.
+func TestWalkSkipsLargeFilesThatAreNotManifests(t *testing.T) {
+	const max = 16000
+	lock := "{\n  \"name\": \"site\",\n  \"lockfileVersion\": 3,\n  \"packages\": {\n" +
+		strings.Repeat("    \"node_modules/x\": {\"version\": \"1.0.0\"},\n", 500) + "    \"\": {}\n  }\n}\n"
+	bigJob := jobV1 + strings.Repeat("# padding\n", 2000)
+	opts := func(dir string) topology.Options { return topology.Options{WorkDir: dir, MaxFileSize: max} }
+
+	dir := mixedRepo(t)
+	write(t, dir, "site/package-lock.json", lock)
+	g, err := topology.Load([]string{dir}, opts(dir))
+	if err != nil {
+		t.Fatalf("a walk over a large package-lock.json: %v", err)
+	}
+	skipped := map[string]string{}
+	for _, s := range g.Skipped {
+		skipped[s.File] = s.Why
+	}
+	if skipped["site/package-lock.json"] != topology.SkipTooLarge {
+		t.Errorf("package-lock.json skipped as %q, want %q", skipped["site/package-lock.json"], topology.SkipTooLarge)
+	}
+	if g.Component("pr-gen-job") == nil {
+		t.Errorf("the manifests beside it were not loaded: %v", names(g))
+	}
+
+	if _, err := topology.Load([]string{filepath.Join(dir, "site/package-lock.json")}, opts(dir)); err == nil || !strings.Contains(err.Error(), "larger than 16000 bytes") {
+		t.Errorf("package-lock.json named: error %v, want the size cap", err)
+	}
+
+	write(t, dir, "run/big-job.yaml", bigJob)
+	_, err = topology.Load([]string{dir}, opts(dir))
+	if err == nil || !strings.HasPrefix(err.Error(), "run/big-job.yaml: file is larger than 16000 bytes") ||
+		!strings.Contains(err.Error(), "`ignore:` in .retrylint.yaml") {
+		t.Errorf("a large Cloud Run job in a walk: error %v, want the size cap at the file and how to ignore it", err)
+	}
+}

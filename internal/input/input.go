@@ -16,7 +16,7 @@ import (
 )
 
 // Read reads the regular file abs, at most max bytes; a longer file is an
-// error, not a truncated read. Anything but a regular file (a FIFO, a
+// *TooLargeError, not a truncated read. Anything but a regular file (a FIFO, a
 // device, a socket, a directory) is refused before it is read, and opening
 // it never blocks.
 func Read(abs string, max int64) ([]byte, error) {
@@ -40,9 +40,17 @@ func Read(abs string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("cannot read: %s", PathErr(err))
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("file is larger than %d bytes; not read", max)
+		return data[:max], &TooLargeError{Max: max}
 	}
 	return data, nil
+}
+
+// TooLargeError is Read's error for a file over its cap; Read returns the
+// first Max bytes with it, so that a caller can tell what the file is.
+type TooLargeError struct{ Max int64 }
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("file is larger than %d bytes; not read", e.Max)
 }
 
 // Regular returns an error unless path (symbolic links followed) is a
