@@ -2,6 +2,7 @@ package multiply
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -88,4 +89,48 @@ func TestLongChainKeepsItsEnds(t *testing.T) {
 	if n := len(w.Factors()); n != 39 {
 		t.Errorf("Factors() = %d, want the whole path of 39", n)
 	}
+}
+
+// ladder builds n roots each calling one step of a row of n apps: n roots
+// reaching n(n+1)/2 components in all, from a file of O(n) lines.
+func ladder(n int) *topology.Graph {
+	g := line(n)
+	comps, edges := g.Components, g.Edges
+	for i := range n {
+		r := &topology.Component{Name: fmt.Sprintf("event-%05d", i), Kind: topology.KindApp,
+			Pos: topology.Pos{File: "retrylint.yaml", Line: i + 3, Col: 3}}
+		call := &topology.Call{To: comps[i].Name, Kind: topology.EdgeCall}
+		edges = append(edges, &topology.Edge{From: r, To: comps[i], Call: call})
+		comps = append(comps, r)
+	}
+	return topology.NewGraph(comps, edges)
+}
+
+// TestCheckSize: a row of 30,000 components is 30,000 chains and passes;
+// 1,000 roots over a row of 1,000 are 500,500 chains, over the cap, and
+// the error names the first root's place and the numbers.
+func TestCheckSize(t *testing.T) {
+	if err := CheckSize(line(30000), MaxChains); err != nil {
+		t.Errorf("a row of 30,000 components: %v", err)
+	}
+	if err := CheckSize(ladder(300), MaxChains); err != nil {
+		t.Errorf("300 roots over 300 components (45,150 chains): %v", err)
+	}
+	err := CheckSize(ladder(1000), MaxChains)
+	var big *TooManyChains
+	if !errors.As(err, &big) {
+		t.Fatalf("1,000 roots over 1,000 components: error %v, want *TooManyChains", err)
+	}
+	if want := "retrylint.yaml:3:3: 1,000 event sources"; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %q, want prefix %q", err, want)
+	}
+	if !strings.Contains(err.Error(), "250,000") || !strings.Contains(err.Error(), "split the topology into pipelines") {
+		t.Errorf("error %q does not give the cap and the way out", err)
+	}
+}
+
+// TestCheckSizeLinear: counting stops at the cap, so what a ladder costs
+// grows with its graph, not with its (quadratic) chains.
+func TestCheckSizeLinear(t *testing.T) {
+	growth.Linear(t, 2000, ladder, func(g *topology.Graph) { _ = CheckSize(g, 100_000) })
 }

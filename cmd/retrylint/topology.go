@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/retrylint/retrylint/model"
+	"github.com/retrylint/retrylint/multiply"
 	"github.com/retrylint/retrylint/report"
 	"github.com/retrylint/retrylint/rules"
 	"github.com/retrylint/retrylint/topology"
@@ -124,6 +125,9 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 		b := budget
 		if b == 0 && g.Budget == 0 {
 			b = fallback
+		}
+		if err := multiply.CheckSize(g, multiply.MaxChains); err != nil {
+			return nil, nil, err
 		}
 		findings, mult := rules.Run(g, rules.Options{Budget: b})
 		res.Findings = append(res.Findings, findings...)

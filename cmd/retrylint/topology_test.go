@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -521,5 +522,38 @@ func TestReadmeTopologyExcerpt(t *testing.T) {
 			t.Errorf("README shows %q, which the command does not print (in that order):\n%s", want, got)
 			return
 		}
+	}
+}
+
+// A small topology file whose many event sources each reach a long row of
+// calls asks for about a million chains: the run ends with exit 2 at the
+// file, at once, and writes no report.
+func TestTooManyChains(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("version: 1\ncomponents:\n")
+	const n = 1000
+	for i := range n {
+		fmt.Fprintf(&b, "  event-%d: {kind: app, calls: [{to: step-%d}]}\n", i, i)
+		if i+1 < n {
+			fmt.Fprintf(&b, "  step-%d: {kind: app, calls: [{to: step-%d}]}\n", i, i+1)
+		} else {
+			fmt.Fprintf(&b, "  step-%d: {kind: app}\n", i)
+		}
+	}
+	writeFile(t, filepath.Join(dir, "retrylint.yaml"), b.String())
+	out := filepath.Join(dir, "report.json")
+	stdout, stderr, code := runCLI(t, dir, "--format", "json", "--output", out, ".")
+	if code != 2 {
+		t.Fatalf("exit %d, want 2; stderr %q", code, stderr)
+	}
+	if want := "retrylint.yaml:3:3: 1,000 event sources"; !strings.Contains(stderr, want) {
+		t.Errorf("error %q, want %q", stderr, want)
+	}
+	if stdout != "" {
+		t.Errorf("output %q", stdout)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("report written")
 	}
 }
