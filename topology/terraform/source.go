@@ -51,6 +51,7 @@ type Source struct {
 type run struct {
 	out, src, n int
 	fixed       bool
+	file        *srcFile // the file src counts in, when not the Source's (a join of several files)
 }
 
 // Source returns the text of the string argument at path (see Attr for paths), or nil when the
@@ -95,6 +96,9 @@ func (s *Source) Map(line, col int) Pos {
 	src := r.src
 	if !r.fixed && off >= r.out {
 		src += off - r.out
+	}
+	if r.file != nil {
+		return r.file.pos(src)
 	}
 	return s.src.pos(src)
 }
@@ -180,6 +184,10 @@ func (m *module) sourceOf(expr hclsyntax.Expression, depth int) *Source {
 			return m.fileSource(e)
 		case e.Name == "templatefile" && len(e.Args) == 2:
 			return m.templateSource(e)
+		case e.Name == "join" && len(e.Args) == 2:
+			if s := m.joinSource(e, depth); s != nil {
+				return s
+			}
 		case (e.Name == "jsonencode" || e.Name == "yamlencode") && len(e.Args) == 1:
 			// jsonencode(yamldecode(X)) is the document X holds, re-encoded:
 			// the same Workflows source, read from X with X's positions.
@@ -190,6 +198,53 @@ func (m *module) sourceOf(expr hclsyntax.Expression, depth int) *Source {
 		}
 	}
 	return m.valueSource(expr)
+}
+
+// joinSource is the text of join(sep, [a, b, …]) over a list written out:
+// the parts' texts with sep between them, each part keeping the positions
+// of its own file (a workflow and its subworkflows read from several
+// files). nil when the list is not written out or sep is not known.
+func (m *module) joinSource(e *hclsyntax.FunctionCallExpr, depth int) *Source {
+	list, ok := e.Args[1].(*hclsyntax.TupleConsExpr)
+	if !ok {
+		return nil
+	}
+	sepv, sepRefs := m.eval(e.Args[0], modeReal)
+	if !sepv.IsKnown() || sepv.IsNull() || sepv.Type() != cty.String {
+		return nil
+	}
+	sep, sepAt := sepv.AsString(), e.Args[0].Range()
+	out := &Source{Known: true, Pos: rangePos(e.Range()), Refs: sepRefs}
+	var text strings.Builder
+	for i, x := range list.Exprs {
+		if i > 0 && sep != "" {
+			out.runs = append(out.runs, run{out: text.Len(), src: sepAt.Start.Byte, n: len(sep), fixed: true, file: m.st.files[sepAt.Filename]})
+			text.WriteString(sep)
+		}
+		p := m.sourceOf(x, depth+1)
+		if !p.Known {
+			return p
+		}
+		if out.src == nil {
+			out.src, out.File = p.src, p.File
+		}
+		for _, r := range p.runs {
+			r.out += text.Len()
+			if r.file == nil {
+				r.file = p.src
+			}
+			out.runs = append(out.runs, r)
+		}
+		text.WriteString(p.Text)
+		out.Partial = out.Partial || p.Partial
+		out.Refs = append(out.Refs, p.Refs...)
+	}
+	if out.src == nil {
+		out.src, out.File = m.st.files[sepAt.Filename], sepAt.Filename
+	}
+	out.Text = text.String()
+	out.Refs = uniq(out.Refs)
+	return out
 }
 
 // traversalSource follows local.X and var.X to the expression that defines them.
