@@ -393,8 +393,9 @@ type Graph struct {
 	Findings   []Finding // from loading and linking (unresolved-reference)
 	Suppress   *Suppressions
 	Skipped    []Skip // files read and left out, with why
-	// Unfollowed lists the symbolic links met in a directory walk and not
-	// read, each "link: reason" (outside the paths named, dangling).
+	// Unfollowed lists what was met and not read, each "place: reason":
+	// symbolic links in a directory walk (outside the paths named,
+	// dangling), registry modules of no retry layer.
 	Unfollowed []string
 	byName     map[string]*Component
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/retrylint/retrylint/internal/lazyre"
 	"github.com/retrylint/retrylint/topology/terraform"
 	"github.com/retrylint/retrylint/topology/workflows"
 )
@@ -119,9 +120,21 @@ func terraformError(err error) error {
 
 func tfPos(p terraform.Pos) Pos { return Pos{File: p.File, Line: p.Line, Col: p.Col} }
 
+// retryingModule matches the source of a registry or git module whose name
+// says it deploys a retry layer retrylint reads (terraform-google-modules/
+// pubsub/google, …/cloud-run/google, a "workflows" module): one it cannot
+// follow hides that layer, so it stays a finding.
+var retryingModule = lazyre.New(`(?i)(pub-?sub|cloud-?run|workflows?|eventarc|cloud-?tasks|tasks-queue|scheduler|functions?|run-?job)`)
+
 // terraformModule turns the resources of one module into components.
 func (ld *loader) terraformModule(m *terraform.Module) error {
 	for _, n := range m.Notes {
+		if n.Remote != "" && !retryingModule.Regexp().MatchString(n.Remote) {
+			// A registry module for projects, networks or IAM: listed
+			// under --verbose, not a finding on every run.
+			ld.unfollowed = append(ld.unfollowed, tfPos(n.Pos).String()+": Terraform: "+n.Msg)
+			continue
+		}
 		ld.findings = append(ld.findings, Finding{Rule: "unresolved-reference", Pos: tfPos(n.Pos),
 			Message: "Terraform: " + n.Msg})
 	}

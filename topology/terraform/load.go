@@ -485,6 +485,7 @@ func (m *module) follow(call *hclsyntax.Block, depth int) error {
 	s := v.AsString()
 	if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") {
 		m.note(src.Expr.Range(), "module %q: source %q is not a local path; not followed", name, s)
+		m.st.out.Notes[len(m.st.out.Notes)-1].Remote = s
 		return nil
 	}
 	if m.st.inMemory {

@@ -60,6 +60,9 @@ func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 type Note struct {
 	Pos Pos
 	Msg string
+	// Remote is the source of a module call not followed because it is
+	// not a local path (a registry or git module); "" for other notes.
+	Remote string
 }
 
 // Options control reading.

@@ -1,0 +1,73 @@
+package topology_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/retrylint/retrylint/topology"
+)
+
+// A registry module retrylint cannot follow is a finding only when its name
+// says it deploys a retry layer (Pub/Sub, Cloud Run, Workflows, …); one for
+// APIs, projects or networks is listed under --verbose, as Google's
+// microservices-demo calls project-factory and gcloud.
+func TestRemoteModules(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "main.tf", `
+module "enable_google_apis" {
+  source  = "terraform-google-modules/project-factory/google//modules/project_services"
+  version = "~> 18.0"
+}
+module "network" {
+  source = "git::https://github.com/example/terraform-vpc.git?ref=v1"
+}
+module "pubsub" {
+  source  = "terraform-google-modules/pubsub/google"
+  version = "~> 7.0"
+}
+module "jobs" {
+  source = "git::https://github.com/example/cloud-run-jobs.git"
+}
+resource "google_cloud_run_v2_job" "j" {
+  name     = "j"
+  location = "us-central1"
+  template {
+    template {
+      max_retries = 0
+      containers { image = "example/j" }
+    }
+  }
+}
+`)
+	g, err := topology.Load([]string{dir}, topology.Options{WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, f := range g.Findings {
+		found = append(found, f.Pos.String()+" "+f.Message)
+	}
+	for _, want := range []string{`main.tf:10:13 Terraform: module "pubsub"`, `main.tf:14:12 Terraform: module "jobs"`} {
+		if !containsPrefix(found, want) {
+			t.Errorf("no finding %q in %q", want, found)
+		}
+	}
+	if len(found) != 2 {
+		t.Errorf("findings %q, want the pubsub and jobs modules only", found)
+	}
+	unfollowed := strings.Join(g.Unfollowed, "\n")
+	for _, want := range []string{`main.tf:3:13: Terraform: module "enable_google_apis"`, `main.tf:7:12: Terraform: module "network"`} {
+		if !strings.Contains(unfollowed, want) {
+			t.Errorf("--verbose does not list %q: %q", want, unfollowed)
+		}
+	}
+}
+
+func containsPrefix(list []string, prefix string) bool {
+	for _, s := range list {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
+}
