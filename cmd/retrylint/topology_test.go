@@ -490,39 +490,12 @@ func TestExamplesDirectoryIsEightPipelines(t *testing.T) {
 // true to what the command prints, in order.
 func TestReadmeTopologyExcerpt(t *testing.T) {
 	root := repoRoot(t)
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, after, ok := strings.Cut(string(readme), "so that layer is dead:\n\n```text\n")
-	if !ok {
-		t.Fatal("README.md shows no output for incident 1")
-	}
-	excerpt, _, _ := strings.Cut(after, "```")
+	excerpt := blockAfter(t, readmeText(t), "so that layer is dead:\n", "text")
 	got, _, code := runCLI(t, root, "examples/topology/incident1")
 	if code != 1 {
 		t.Errorf("exit %d, want 1 as the README says", code)
 	}
-	lines := strings.Split(got, "\n")
-	at := 0
-	for _, want := range strings.Split(strings.TrimSuffix(excerpt, "\n"), "\n") {
-		if strings.TrimSpace(want) == "…" {
-			continue
-		}
-		prefix, cut := strings.CutSuffix(want, "…")
-		found := false
-		for ; at < len(lines); at++ {
-			if lines[at] == want || cut && strings.HasPrefix(lines[at], prefix) {
-				found = true
-				at++
-				break
-			}
-		}
-		if !found {
-			t.Errorf("README shows %q, which the command does not print (in that order):\n%s", want, got)
-			return
-		}
-	}
+	matchExcerpt(t, "incident 1", excerpt, got)
 }
 
 // A small topology file whose many event sources each reach a long row of
