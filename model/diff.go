@@ -19,8 +19,18 @@ type Changes struct {
 // side is nil when the component does not exist there.
 type AttemptChange struct {
 	Component string `json:"component"`
-	Before    *Worst `json:"before"`
-	After     *Worst `json:"after"`
+	// Pipeline names the component's pipeline when the run holds several
+	// (Chain.Pipeline): two pipelines may each have a component of that
+	// name.
+	Pipeline string `json:"pipeline,omitempty"`
+	Before   *Worst `json:"before"`
+	After    *Worst `json:"after"`
+}
+
+// WorstKey names a component within its pipeline.
+type WorstKey struct {
+	Pipeline  string
+	Component string
 }
 
 // Worst is the worst-case executions of a component per event, over every
@@ -62,13 +72,15 @@ func (w *Worst) Same(v *Worst) bool {
 }
 
 // WorstCases returns the worst case of every component that a chain
-// reaches, over all its roots; ties keep the first root in order.
-func WorstCases(chains []Chain) map[string]*Worst {
-	out := make(map[string]*Worst)
+// reaches, over all its roots in its pipeline; ties keep the first root in
+// order. A component of one name in two pipelines is two components.
+func WorstCases(chains []Chain) map[WorstKey]*Worst {
+	out := make(map[WorstKey]*Worst)
 	for _, c := range chains {
+		k := WorstKey{c.Pipeline, c.Target}
 		w := &Worst{Attempts: c.Attempts, Unbounded: c.Unbounded, Root: c.Root, Formula: c.Formula}
-		if cur, ok := out[c.Target]; !ok || w.Worse(cur) || (w.Same(cur) && c.Root < cur.Root) {
-			out[c.Target] = w
+		if cur, ok := out[k]; !ok || w.Worse(cur) || (w.Same(cur) && c.Root < cur.Root) {
+			out[k] = w
 		}
 	}
 	return out
@@ -76,28 +88,34 @@ func WorstCases(chains []Chain) map[string]*Worst {
 
 // Compare returns what changed from base to head: findings whose
 // fingerprint is only in head (new) or only in base (fixed), and every
-// component whose worst case differs, by name.
+// component whose worst case differs, by pipeline and name.
 func Compare(base, head *Result) *Changes {
 	ch := &Changes{New: []Finding{}, Fixed: []Finding{}, Attempts: []AttemptChange{}}
 	ch.New = onlyIn(head.Findings, base.Findings)
 	ch.Fixed = onlyIn(base.Findings, head.Findings)
 
 	before, after := WorstCases(base.Chains), WorstCases(head.Chains)
-	names := make(map[string]bool)
-	for n := range before {
-		names[n] = true
+	keys := make(map[WorstKey]bool)
+	for k := range before {
+		keys[k] = true
 	}
-	for n := range after {
-		names[n] = true
+	for k := range after {
+		keys[k] = true
 	}
-	for n := range names {
-		b, a := before[n], after[n]
+	for k := range keys {
+		b, a := before[k], after[k]
 		if b.Same(a) {
 			continue
 		}
-		ch.Attempts = append(ch.Attempts, AttemptChange{Component: n, Before: b, After: a})
+		ch.Attempts = append(ch.Attempts, AttemptChange{Component: k.Component, Pipeline: k.Pipeline, Before: b, After: a})
 	}
-	sort.Slice(ch.Attempts, func(i, j int) bool { return ch.Attempts[i].Component < ch.Attempts[j].Component })
+	sort.Slice(ch.Attempts, func(i, j int) bool {
+		a, b := ch.Attempts[i], ch.Attempts[j]
+		if a.Pipeline != b.Pipeline {
+			return a.Pipeline < b.Pipeline
+		}
+		return a.Component < b.Component
+	})
 	return ch
 }
 

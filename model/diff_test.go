@@ -58,7 +58,33 @@ func TestCompare(t *testing.T) {
 
 func TestWorstCasesTakesTheWorstRoot(t *testing.T) {
 	w := WorstCases([]Chain{chain("b", "app", 4, "(3+1) = 4"), chain("a", "app", 4, "(1+1)×(1+1) = 4"), chain("c", "app", 2, "(1+1) = 2")})
-	if got := w["app"]; got.String() != "4" || got.Root != "a" {
+	if got := w[WorstKey{Component: "app"}]; got.String() != "4" || got.Root != "a" {
 		t.Errorf("worst case %s from %s, want 4 from a (ties: the first root)", got, got.Root)
+	}
+}
+
+// TestCompareKeysByPipeline: two environments with the same root and
+// target; one changes, so exactly one change, naming its pipeline.
+func TestCompareKeysByPipeline(t *testing.T) {
+	in := func(p string, c Chain) Chain { c.Pipeline = p; return c }
+	base := &Result{Chains: []Chain{
+		in("envs/prod", chain("wf", "job", 2, "(1+1) = 2")),
+		in("envs/stg", chain("wf", "job", 2, "(1+1) = 2")),
+	}}
+	head := &Result{Chains: []Chain{
+		in("envs/prod", chain("wf", "job", 2, "(1+1) = 2")),
+		in("envs/stg", chain("wf", "job", 4, "(3+1) = 4")),
+	}}
+	ch := Compare(base, head)
+	if len(ch.Attempts) != 1 {
+		t.Fatalf("attempt changes %+v, want one", ch.Attempts)
+	}
+	if a := ch.Attempts[0]; a.Pipeline != "envs/stg" || a.Component != "job" || a.Before.String() != "2" || a.After.String() != "4" {
+		t.Errorf("change %+v (%s → %s), want job in envs/stg: 2 → 4", a, a.Before, a.After)
+	}
+	// Keyed by name alone, the worse of the two would hide the other.
+	w := WorstCases(head.Chains)
+	if len(w) != 2 || w[WorstKey{"envs/prod", "job"}].String() != "2" || w[WorstKey{"envs/stg", "job"}].String() != "4" {
+		t.Errorf("worst cases %v, want job in each pipeline", w)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -16,10 +17,32 @@ var positionRE = lazyre.New(`(\.[A-Za-z0-9]+):\d+(?::\d+)?`)
 
 // fingerprintKey is what identifies a finding independently of where its
 // lines are: the rule, the file, the component and the message with the
-// positions it quotes removed.
+// positions it quotes removed; and the pipeline, when the file does not
+// already say it.
 func fingerprintKey(f Finding) string {
 	msg := positionRE.ReplaceAllString(f.Message, "$1")
-	return strings.Join([]string{f.Rule, f.File, f.Component, msg}, "\x00")
+	parts := []string{f.Rule, f.File, f.Component, msg}
+	if f.Pipeline != "" && !inDir(f.File, f.Pipeline) {
+		// A file outside the pipeline's directory (one that two topology
+		// files include) or no file: two pipelines may report the same
+		// finding there. A finding in a file of the pipeline's own
+		// directory keeps the fingerprint it has in a run of that
+		// pipeline alone.
+		parts = append(parts, "pipeline", f.Pipeline)
+	}
+	return strings.Join(parts, "\x00")
+}
+
+// inDir reports whether the slash path file is under the directory dir,
+// both as the display paths of one run ("." for the working directory).
+func inDir(file, dir string) bool {
+	if file == "" {
+		return false
+	}
+	if dir == "." {
+		return !path.IsAbs(file) && file != ".." && !strings.HasPrefix(file, "../")
+	}
+	return strings.HasPrefix(file, strings.TrimSuffix(dir, "/")+"/")
 }
 
 // Fingerprints returns one fingerprint per finding, in the order of

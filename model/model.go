@@ -44,6 +44,11 @@ type Finding struct {
 	EndColumn int      `json:"end_column"`
 	Component string   `json:"component,omitempty"`
 	Fix       string   `json:"fix,omitempty"`
+	// Pipeline names the pipeline of a topology finding when a run holds
+	// several: the directory of its topology file or Terraform root
+	// module, as the text output's heading names it; "" for the rest of
+	// what was named, for a run of one pipeline and for the code half.
+	Pipeline string `json:"pipeline,omitempty"`
 }
 
 // Factor is one edge of a chain's witness path with what it contributes.
@@ -77,6 +82,8 @@ type Chain struct {
 	Attempts       *int64   `json:"attempts"` // nil when unbounded
 	Unbounded      bool     `json:"unbounded"`
 	Estimate       string   `json:"estimate,omitempty"`
+	// Pipeline names the chain's pipeline as Finding.Pipeline does.
+	Pipeline string `json:"pipeline,omitempty"`
 }
 
 // Tool names the producer.
@@ -100,11 +107,15 @@ type Result struct {
 	Changes *Changes `json:"changes,omitempty"`
 }
 
-// Sort puts findings and chains in a deterministic order.
+// Sort puts findings and chains in a deterministic order: chains by
+// pipeline, root and target.
 func (r *Result) Sort() {
 	SortFindings(r.Findings)
 	sort.SliceStable(r.Chains, func(i, j int) bool {
 		a, b := r.Chains[i], r.Chains[j]
+		if a.Pipeline != b.Pipeline {
+			return a.Pipeline < b.Pipeline
+		}
 		if a.Root != b.Root {
 			return a.Root < b.Root
 		}
@@ -112,7 +123,8 @@ func (r *Result) Sort() {
 	})
 }
 
-// SortFindings orders findings by file, line, column, rule and message.
+// SortFindings orders findings by file, line, column, rule, message and
+// pipeline.
 func SortFindings(fs []Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fs[i], fs[j]
@@ -128,7 +140,10 @@ func SortFindings(fs []Finding) {
 		if a.Rule != b.Rule {
 			return a.Rule < b.Rule
 		}
-		return a.Message < b.Message
+		if a.Message != b.Message {
+			return a.Message < b.Message
+		}
+		return a.Pipeline < b.Pipeline
 	})
 }
 

@@ -211,3 +211,43 @@ func roots(chains []model.Chain) []string {
 	sort.Strings(out)
 	return out
 }
+
+// pipelinesOf lists the pipelines the chains (and, with findings, the
+// findings) of r name, sorted, "" among them when some name none; nil
+// when none names one: a run of one pipeline.
+func pipelinesOf(r *model.Result, findings bool) []string {
+	seen := make(map[string]bool)
+	for _, c := range r.Chains {
+		seen[c.Pipeline] = true
+	}
+	if findings {
+		for _, f := range r.Findings {
+			seen[f.Pipeline] = true
+		}
+	}
+	if len(seen) == 0 || len(seen) == 1 && seen[""] {
+		return nil
+	}
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// onePipeline is the part of r in pipeline p: its chains and findings.
+func onePipeline(r *model.Result, p string) *model.Result {
+	one := &model.Result{Version: r.Version, Tool: r.Tool, Assumed: r.Assumed}
+	for _, c := range r.Chains {
+		if c.Pipeline == p {
+			one.Chains = append(one.Chains, c)
+		}
+	}
+	for _, f := range r.Findings {
+		if f.Pipeline == p {
+			one.Findings = append(one.Findings, f)
+		}
+	}
+	return one
+}

@@ -53,22 +53,43 @@ const foldOver = 5
 // the retry layers and a table of worst-case executions; the findings
 // grouped by rule. It renders on GitHub as it is, e.g. as a pull-request
 // comment.
+//
+// With several pipelines (findings and chains that name theirs), each has
+// a heading with its events and its findings under it; the room of the
+// report is shared between them, what one leaves unused going to the next.
 func WriteMarkdown(w io.Writer, r *model.Result, opts MarkdownOptions) error {
 	m := &mdWriter{opts: opts}
 	m.verdict(r)
+	pipes := pipelinesOf(r, true)
 	if r.Changes != nil {
-		m.changes(r.Changes)
+		several := pipes != nil
+		for _, a := range r.Changes.Attempts {
+			several = several || a.Pipeline != ""
+		}
+		m.changes(r.Changes, several)
 	}
-	if len(r.Findings) > 0 {
-		// The events take at most half of the room left: the findings
-		// keep theirs.
-		m.soft = m.b.Len() + (m.max()-closingRoom-m.b.Len())/2
+	if pipes == nil {
+		m.pipeline(r, 0)
 	}
-	for _, root := range roots(r.Chains) {
-		m.event(r, root)
+	for i, p := range pipes {
+		one := onePipeline(r, p)
+		head := fmt.Sprintf("### %s\n\n", pipelineHeading(p))
+		if !m.fits(len(head) + sectionRoom) {
+			m.omittedEvents += len(roots(one.Chains))
+			m.omitted += len(one.Findings)
+			continue
+		}
+		m.b.WriteString(head)
+		m.depth = 1
+		// This pipeline's share of the room left; its events take at
+		// most half of that share when it has findings.
+		var end int
+		if max := m.max(); max >= 0 && i < len(pipes)-1 {
+			end = m.b.Len() + (max-closingRoom-m.b.Len())/(len(pipes)-i)
+		}
+		m.pipeline(one, end)
+		m.depth = 0
 	}
-	m.soft = 0
-	m.findings(r.Findings)
 	if m.omittedEvents > 0 {
 		m.printf("_%s not shown to keep the report within the size of a pull-request comment; the JSON report lists every chain._\n\n",
 			plural(m.omittedEvents, "more event is", "more events are"))
@@ -81,6 +102,26 @@ func WriteMarkdown(w io.Writer, r *model.Result, opts MarkdownOptions) error {
 	return err
 }
 
+// pipeline writes the events and the findings of r, within end (0: the
+// report's cap).
+func (m *mdWriter) pipeline(r *model.Result, end int) {
+	if len(r.Findings) > 0 {
+		// The events take at most half of the room left: the findings
+		// keep theirs.
+		top := m.max() - closingRoom
+		if end > 0 {
+			top = end
+		}
+		m.soft = m.b.Len() + (top-m.b.Len())/2
+	}
+	for _, root := range roots(r.Chains) {
+		m.event(r, root)
+	}
+	m.soft = end
+	m.findings(r.Findings)
+	m.soft = 0
+}
+
 // mdWriter accumulates the report.
 type mdWriter struct {
 	b             bytes.Buffer
@@ -88,6 +129,13 @@ type mdWriter struct {
 	omitted       int // findings not listed because the report is full
 	omittedEvents int // events not shown because the report is full
 	soft          int // when > 0, a lower cap for the section being written
+	depth         int // how many levels the headings are below a pipeline's
+}
+
+// heading is the Markdown heading mark of level (3: an event, 4: a rule),
+// under a pipeline's heading when there are several.
+func (m *mdWriter) heading(level int) string {
+	return strings.Repeat("#", level+m.depth)
 }
 
 // max is the report's size cap; negative for none.
@@ -199,8 +247,9 @@ func countSeverities(findings []model.Finding) string {
 	return strings.Join(parts, ", ")
 }
 
-// changes writes the before/after section.
-func (m *mdWriter) changes(ch *model.Changes) {
+// changes writes the before/after section; with several pipelines, each
+// component's line names its pipeline.
+func (m *mdWriter) changes(ch *model.Changes, several bool) {
 	m.printf("### What changed against `%s`\n\n", mdCode(ch.Base))
 	if len(ch.Attempts) == 0 && len(ch.New) == 0 && len(ch.Fixed) == 0 {
 		m.printf("Nothing: the same findings and the same worst cases as the base.\n\n")
@@ -212,7 +261,7 @@ func (m *mdWriter) changes(ch *model.Changes) {
 		for i, a := range ch.Attempts {
 			if i >= maxChangesListed {
 				left++
-			} else if !m.add(fmt.Sprintf("- **%s: %s → %s**%s\n", mdText(a.Component), a.Before, a.After, worstDetail(a.After))) {
+			} else if !m.add(fmt.Sprintf("- **%s: %s → %s**%s%s\n", mdText(a.Component), a.Before, a.After, pipelineNote(a.Pipeline, several), worstDetail(a.After))) {
 				left++
 			}
 		}
@@ -223,6 +272,30 @@ func (m *mdWriter) changes(ch *model.Changes) {
 	}
 	m.findingList(fmt.Sprintf("New findings (%d)", len(ch.New)), ch.New)
 	m.findingList(fmt.Sprintf("Fixed findings (%d)", len(ch.Fixed)), ch.Fixed)
+}
+
+// restOfPipelines names the pipeline of what no topology file or
+// Terraform root module holds, as the text output does.
+const restOfPipelines = "the rest of what was named"
+
+// pipelineHeading is the heading of a pipeline's section.
+func pipelineHeading(p string) string {
+	if p == "" {
+		return "The rest of what was named"
+	}
+	return "Pipeline `" + mdCode(p) + "`"
+}
+
+// pipelineNote names a component's pipeline in a line of the changes, when
+// there are several.
+func pipelineNote(p string, several bool) string {
+	switch {
+	case !several:
+		return ""
+	case p == "":
+		return " in " + restOfPipelines
+	}
+	return " in `" + mdCode(p) + "`"
 }
 
 // worstDetail is the formula and root of a worst case, after the numbers.
@@ -259,7 +332,7 @@ func (m *mdWriter) findingList(title string, fs []model.Finding) {
 // table of worst cases.
 func (m *mdWriter) event(r *model.Result, root string) {
 	// The heading and the table's head, with room for a row, or nothing.
-	head := fmt.Sprintf("### Event at `%s`\n\n", mdCode(root))
+	head := fmt.Sprintf("%s Event at `%s`\n\n", m.heading(3), mdCode(root))
 	if !m.fits(len(head) + sectionRoom) {
 		m.omittedEvents++
 		return
@@ -426,7 +499,7 @@ func (m *mdWriter) findings(fs []model.Finding) {
 	if len(fs) == 0 {
 		return
 	}
-	m.printf("### Findings\n\n")
+	m.printf("%s Findings\n\n", m.heading(3))
 	byRule := make(map[string][]model.Finding)
 	var ids []string
 	for _, f := range fs {
@@ -460,7 +533,7 @@ func (m *mdWriter) ruleGroup(id string, fs []model.Finding) {
 	if info, ok := m.opts.Rules.lookup(id); ok && info.HelpURI != "" {
 		title = fmt.Sprintf("[`%s`](%s)", mdCode(id), info.HelpURI)
 	}
-	head := fmt.Sprintf("#### %s %s (%d)\n\n", severityMark(fs[0].Severity), title, len(fs))
+	head := fmt.Sprintf("%s %s %s (%d)\n\n", m.heading(4), severityMark(fs[0].Severity), title, len(fs))
 	if !m.fits(len(head) + sectionRoom) {
 		m.omitted += len(fs)
 		return

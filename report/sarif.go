@@ -120,7 +120,8 @@ const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
 
 // WriteSARIF writes the result as a SARIF 2.1.0 log with one run: the
 // catalogue's rules, and one result per finding with its location relative
-// to the source root and a fingerprint that survives moved lines.
+// to the source root, a fingerprint that survives moved lines, and its
+// component and pipeline, when it has them, as properties.
 func WriteSARIF(w io.Writer, r *model.Result, opts SARIFOptions) error {
 	driver := sarifDriver{Name: r.Tool.Name, Version: r.Tool.Version, InformationURI: opts.InformationURI}
 	if driver.Name == "" {
@@ -231,8 +232,16 @@ func sarifResultOf(f model.Finding, ruleIndex int, fingerprint string) sarifResu
 		Message:             sarifText{msg},
 		PartialFingerprints: map[string]string{FingerprintKey: fingerprint},
 	}
-	if f.Component != "" {
-		res.Properties = map[string]string{"component": f.Component}
+	if f.Component != "" || f.Pipeline != "" {
+		res.Properties = map[string]string{}
+		if f.Component != "" {
+			res.Properties["component"] = f.Component
+		}
+		// One run holds every pipeline; the property says which a
+		// result is from.
+		if f.Pipeline != "" {
+			res.Properties["pipeline"] = f.Pipeline
+		}
 	}
 	if f.File != "" {
 		loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: fileURI(f.File), URIBaseID: "%SRCROOT%"}}

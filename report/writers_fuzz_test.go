@@ -51,11 +51,17 @@ func (m *modelReader) severity() model.Severity {
 	return []model.Severity{model.Error, model.Warning, model.Note, "", model.Severity(m.str())}[m.byte()%5]
 }
 
+// pipeline is none, one of two names that findings and chains share, or
+// any bytes.
+func (m *modelReader) pipeline() string {
+	return []string{"", "", "envs/prod", "envs/stg", m.str()}[m.byte()%5]
+}
+
 func (m *modelReader) result() *model.Result {
 	r := &model.Result{Version: 1, Tool: model.Tool{Name: m.str(), Version: m.str()}}
 	for range m.byte() % 6 {
 		r.Findings = append(r.Findings, model.Finding{Rule: m.str(), Severity: m.severity(), Message: m.str(), File: m.str(),
-			Line: m.int(), Column: m.int(), EndLine: m.int(), EndColumn: m.int(), Component: m.str(), Fix: m.str()})
+			Line: m.int(), Column: m.int(), EndLine: m.int(), EndColumn: m.int(), Component: m.str(), Fix: m.str(), Pipeline: m.pipeline()})
 	}
 	for range m.byte() % 6 {
 		c := model.Chain{Root: m.str(), Target: m.str(), Formula: m.str(), Unbounded: m.byte()%2 == 0, Estimate: m.str(), OmittedFactors: m.int()}
@@ -70,6 +76,7 @@ func (m *modelReader) result() *model.Result {
 			n := int64(*a)
 			c.Attempts = &n
 		}
+		c.Pipeline = m.pipeline()
 		r.Chains = append(r.Chains, c)
 	}
 	return r
@@ -106,6 +113,8 @@ func FuzzWriters(f *testing.F) {
 	f.Add([]byte("\x05ruleX\x02v1\x03\x05fixed\x00\x07message\x06a.yaml\x02\x03\x01\x01\x02\x03\x04\x05comp\x03fix\x02\x04root\x03tgt\x05(2+1)\x01\x00\x02\x01a\x01\x05from\x02to\x01\x05\x01"))
 	f.Add([]byte("\xff\n::error::x\x1b[31m\x00\xfe\xfd<script>|`*_[]()#"))
 	f.Add([]byte{})
+	// A finding in one pipeline, a chain in another.
+	f.Add([]byte("\x00\x00\x01\x01r\x00\x00\x01m\x01f\x01\x01\x01\x01\x01\x01\x01\x01\x01c\x00\x00\x02\x01\x01a\x01b\x011\x01\x00\x00\x00\x00\x00\x01\x01\x02\x00\x03"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := (&modelReader{data}).result()
 		var b bytes.Buffer
@@ -145,6 +154,9 @@ func FuzzWriters(f *testing.F) {
 		b.Reset()
 		if err := WriteDOT(&b, r); err != nil {
 			t.Fatal(err)
+		}
+		if open, closed := strings.Count(b.String(), "subgraph cluster_"), strings.Count(b.String(), "\n  }\n"); open != closed {
+			t.Fatalf("DOT: %d clusters opened, %d closed:\n%s", open, closed, b.String())
 		}
 	})
 }

@@ -110,7 +110,8 @@ type topologyRun struct {
 
 // checkTopology loads the manifests under paths, multiplies attempts and
 // runs the topology rules, per pipeline: the findings and one chain per
-// (root, reachable component), sorted. budget 0 takes the pipeline's
+// (root, reachable component), sorted, each naming its pipeline when there
+// are several. budget 0 takes the pipeline's
 // topology file's budget, and without one fallback (the configuration's).
 // An invalid input is an error naming file:line:col.
 func checkTopology(paths []string, opts topology.Options, budget, fallback int) (*model.Result, *topologyRun, error) {
@@ -130,10 +131,22 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 			return nil, nil, err
 		}
 		findings, mult := rules.Run(g, rules.Options{Budget: b})
+		// With several pipelines, each finding and chain says which it
+		// is from, as the text output's headings do; one pipeline's
+		// stay as they were.
+		pipeline := ""
+		if len(graphs) > 1 {
+			pipeline = g.Pipeline
+		}
+		for i := range findings {
+			findings[i].Pipeline = pipeline
+		}
 		res.Findings = append(res.Findings, findings...)
 		chains := make([]model.Chain, 0, len(mult.Chains))
 		for _, c := range mult.Chains {
-			chains = append(chains, c.Report())
+			mc := c.Report()
+			mc.Pipeline = pipeline
+			chains = append(chains, mc)
 		}
 		one := &model.Result{Chains: chains}
 		one.Sort()
