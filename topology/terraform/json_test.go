@@ -520,3 +520,22 @@ func TestJSONBroken(t *testing.T) {
 		t.Errorf("a broken .tf.json in a called module: %v", err)
 	}
 }
+
+// TestHugeNumbers: a number such as 1e9999999 (which fuzzing writes in JSON) is read at once,
+// not converted digit by digit to ten million decimal places.
+func TestHugeNumbers(t *testing.T) {
+	for _, c := range []struct{ name, src string }{
+		{"main.tf", "resource \"google_pubsub_topic\" \"t\" {\n  name = 1e9999999\n}\n"},
+		{"main.tf.json", `{"resource": {"google_pubsub_topic": {"t": {"name": -2.5e-9999999}}}}`},
+	} {
+		m, err := ParseBytes(c.name, []byte(c.src), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := attr(t, resource(t, m, "google_pubsub_topic.t"), "name")
+		s, ok := v.String()
+		if !ok || s != v.Pattern || !strings.HasSuffix(s, "e9999999") && !strings.HasSuffix(s, "e-9999999") {
+			t.Errorf("%s: %q %q", c.name, s, v.Pattern)
+		}
+	}
+}
