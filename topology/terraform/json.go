@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -216,6 +217,7 @@ func (c *jsonConv) variableBody(o hcl.Expression) *hclsyntax.Body {
 // argument (locals, a module call, an output).
 func (c *jsonConv) body(o hcl.Expression, nested bool) *hclsyntax.Body {
 	b := newBody(o.Range())
+	blockish := map[string]bool{} // keys written as nested blocks, which may repeat
 	for _, p := range pairs(o) {
 		if c.err != nil {
 			return b
@@ -224,6 +226,10 @@ func (c *jsonConv) body(o hcl.Expression, nested bool) *hclsyntax.Body {
 			continue
 		}
 		kind := kindOf(p.value)
+		if a, dup := b.Attributes[p.key]; dup && !(nested && blockish[p.key] && (kind == jsonObject || kind == jsonArray && allObjects(p.value))) {
+			c.fail(p.krng, "Attribute redefined", fmt.Sprintf("The argument %q was already set at %s. Each argument may be set only once.", p.key, a.NameRange))
+			return b
+		}
 		if nested && p.key == "dynamic" && kind != jsonScalar {
 			for _, d := range c.labelled(p.value, "whose keys are the types of the dynamic blocks") {
 				for _, do := range c.objects(d.value, "for the body of dynamic block "+d.key) {
@@ -233,6 +239,7 @@ func (c *jsonConv) body(o hcl.Expression, nested bool) *hclsyntax.Body {
 			continue
 		}
 		if nested && kind == jsonArray && allObjects(p.value) {
+			blockish[p.key] = true
 			for _, el := range elems(p.value) {
 				b.Blocks = append(b.Blocks, newBlock(p.key, nil, nil, p.krng, c.body(el, true)))
 			}
@@ -240,9 +247,10 @@ func (c *jsonConv) body(o hcl.Expression, nested bool) *hclsyntax.Body {
 		}
 		if nested && kind == jsonObject {
 			b.Blocks = append(b.Blocks, newBlock(p.key, nil, nil, p.krng, c.body(p.value, true)))
-		}
-		if _, dup := b.Attributes[p.key]; dup {
-			continue // the first is used
+			if blockish[p.key] {
+				continue // a further block of the type: the argument is the first
+			}
+			blockish[p.key] = true
 		}
 		b.Attributes[p.key] = &hclsyntax.Attribute{Name: p.key, NameRange: p.krng,
 			SrcRange: hcl.RangeBetween(p.krng, p.value.Range()), Expr: c.expr(p.value)}

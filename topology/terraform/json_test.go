@@ -495,6 +495,8 @@ func TestJSONBroken(t *testing.T) {
 		{"body not an object", "{\"resource\": {\"google_pubsub_topic\": {\"t\": [1]}}}\n", 1, 45, "google_pubsub_topic.t"},
 		{"unclosed interpolation", "{\n  \"locals\": {\n    \"a\": \"x-${var.y\"\n  }\n}\n", 3, 0, "Unclosed template interpolation"},
 		{"deep nesting", "{\"locals\": {\"x\": " + strings.Repeat("[", 2000) + "}}\n", 1, 1016, "nested deeper"},
+		{"argument twice", "{\"resource\": {\"google_pubsub_topic\": {\"t\": {\"name\": \"a\",\n  \"name\": \"b\"}}}}\n", 2, 3, "Attribute redefined"},
+		{"argument and block", "{\"resource\": {\"google_pubsub_topic\": {\"t\": {\"labels\": {},\n  \"labels\": 1}}}}\n", 2, 3, "Attribute redefined"},
 		{"NUL", "{\"locals\": {\"x\": \"a\x00\"}}\n", 1, 20, "NUL"},
 	}
 	for _, c := range cases {
@@ -537,5 +539,24 @@ func TestHugeNumbers(t *testing.T) {
 		if !ok || s != v.Pattern || !strings.HasSuffix(s, "e9999999") && !strings.HasSuffix(s, "e-9999999") {
 			t.Errorf("%s: %q %q", c.name, s, v.Pattern)
 		}
+	}
+}
+
+// TestJSONRepeatedBlockKey: a block type written twice as a key gives two blocks, as it would
+// written twice in a .tf file.
+func TestJSONRepeatedBlockKey(t *testing.T) {
+	m, err := ParseBytes("main.tf.json", []byte(`{"resource": {"google_eventarc_trigger": {"t": {
+  "matching_criteria": {"attribute": "type", "value": "a"},
+  "matching_criteria": [{"attribute": "bucket", "value": "b"}]
+}}}}`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := resource(t, m, "google_eventarc_trigger.t")
+	if bs := r.BlocksAt("matching_criteria"); len(bs) != 2 || bs[1].Attr("value").Pattern != "b" {
+		t.Errorf("blocks = %v", bs)
+	}
+	if v := attr(t, r, "matching_criteria.value"); v.Pattern != "a" {
+		t.Errorf("the first block: %+v", v)
 	}
 }
