@@ -126,8 +126,9 @@ func LoadDir(dir string, opts Options) (*Module, error) {
 	return read(a, files, nil, opts)
 }
 
-// ParseBytes reads one in-memory file as a module of its own. file(), templatefile() and module
-// calls read nothing: their results are unknown.
+// ParseBytes reads one in-memory file as a module of its own, in Terraform's JSON syntax when
+// name ends in .tf.json. file(), templatefile() and module calls read nothing: their results are
+// unknown.
 func ParseBytes(name string, src []byte, opts Options) (*Module, error) {
 	return read("", nil, &srcFile{name: name, data: src}, opts)
 }
