@@ -153,6 +153,7 @@ func TestTerraformJSONInputErrors(t *testing.T) {
 		{"{\n  \"resource\": {\n    \"google_cloud_run_v2_job\": {\"j\": {\"name\": \"j\"\n", "main.tf.json:3:38: Unclosed object"},
 		{"{\"resource\": {\"google_cloud_run_v2_job\": {\"j\": {\n  \"template\": {\"template\": {\"max_retries\": 11}}\n}}}}\n", "main.tf.json:2:44: template.template.max_retries: expected 0 to 10, got 11"},
 		{"{\"resource\": {\"google_eventarc_trigger\": {\"t\": {\"retry_policy\": {\"max_attempts\": 3}}}}}", "main.tf.json:1:82: retry_policy.max_attempts: expected 1"},
+		{"{\"resource\": {\"google_eventarc_trigger\": {\"t\": {\"retry_policy\": {\"max_attempts\": \"${1 + 2}\"}}}}}", "main.tf.json:1:82: retry_policy.max_attempts: expected 1"},
 	}
 	for _, c := range cases {
 		if err := loadErr(t, "main.tf.json", c.src); !strings.Contains(err.Error(), c.want) {

@@ -323,6 +323,14 @@ func (c *jsonConv) template(text string, r hcl.Range) hclsyntax.Expression {
 		}
 		return &hclsyntax.LiteralValueExpr{Val: cty.DynamicVal, SrcRange: r}
 	}
+	// The expression spans the string with its quotes, as a quoted template in a .tf file does;
+	// its parts keep their places inside.
+	switch t := e.(type) {
+	case *hclsyntax.TemplateExpr:
+		t.SrcRange = r
+	case *hclsyntax.TemplateWrapExpr:
+		t.SrcRange = r
+	}
 	return e
 }
 
