@@ -103,6 +103,14 @@ func FuzzLoadTerraform(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "main.tf", src) })
 }
 
+// FuzzLoadTerraformJSON is FuzzLoadTerraform for Terraform's JSON syntax.
+func FuzzLoadTerraformJSON(f *testing.F) {
+	f.Add([]byte(tfChainJSON))
+	f.Add([]byte(`{"resource": {"google_cloud_tasks_queue": {"q": {"name": "q", "retry_config": [{"max_attempts": -1}], "http_target": {"uri_override": {"host": "a.run.app"}}}}}}`))
+	seeds(f, "terraform/testdata/json/*.tf.json", "../testdata/topology/tfjson/*/*.tf.json", "../testdata/topology/scenarios/*/*.tf.json")
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "main.tf.json", src) })
+}
+
 func FuzzLoadService(f *testing.F) {
 	f.Add([]byte("apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata:\n  name: svc\nspec:\n  template:\n    spec:\n      timeoutSeconds: 300\n      containers: [{image: x}]\n"))
 	f.Add([]byte("apiVersion: run.cnrm.cloud.google.com/v1beta1\nkind: RunService\nmetadata: {name: s}\nspec: {template: {timeout: 30s}}\n"))

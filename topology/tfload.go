@@ -13,10 +13,13 @@ import (
 	"github.com/retrylint/retrylint/topology/workflows"
 )
 
-// terraformFile reports whether name is a Terraform configuration file.
-func terraformFile(name string) bool { return strings.EqualFold(filepath.Ext(name), ".tf") }
+// terraformFile reports whether name is a Terraform configuration file: .tf,
+// or .tf.json in Terraform's JSON syntax (another .json file is not).
+func terraformFile(name string) bool {
+	return strings.EqualFold(filepath.Ext(name), ".tf") || strings.HasSuffix(strings.ToLower(name), ".tf.json")
+}
 
-// addTerraform records a .tf file: the files of one directory are one module,
+// addTerraform records a .tf or .tf.json file: the files of one directory are one module,
 // read together once every input has been walked.
 func (ld *loader) addTerraform(abs string) {
 	dir := filepath.Dir(abs)

@@ -37,7 +37,13 @@ func (b *Block) Attr(path string) (v *Value) {
 	body := b.body
 	for i, s := range steps {
 		if a := body.Attributes[s]; a != nil {
-			return b.mod.value(path, a, steps[i+1:])
+			// A .tf.json object is both an argument and a block (see json.go): when the
+			// argument's value does not hold the rest of the path (an array of blocks
+			// inside), the block may.
+			v := b.mod.value(path, a, steps[i+1:])
+			if v != nil || i == len(steps)-1 || firstBlock(body, s, b.mod) == nil {
+				return v
+			}
 		}
 		if i == len(steps)-1 {
 			return nil

@@ -24,33 +24,65 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("resource \"google_cloud_tasks_queue\" \"q\" {\n  dynamic \"retry_config\" {\n    for_each = [1]\n    content { max_attempts = retry_config.value }\n  }\n  labels = { a = { b = \"c\" } }\n}\n"))
 	f.Add([]byte("module \"m\" { source = \"./m\" }\nresource \"google_cloud_run_v2_job\" \"j\" { name = module.m.x[0] }\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := ParseBytes("fuzz.tf", data, Options{MaxFileSize: 1 << 16})
-		if err != nil {
-			if _, ok := err.(*Error); !ok {
-				t.Fatalf("error of type %T: %v", err, err)
-			}
-			return
+		fuzzParse(t, "fuzz.tf", data)
+	})
+}
+
+// fuzzParse reads data as the file name and calls every accessor of what it gives.
+func fuzzParse(t *testing.T, name string, data []byte) {
+	m, err := ParseBytes(name, data, Options{MaxFileSize: 1 << 16})
+	if err != nil {
+		e, ok := err.(*Error)
+		if !ok {
+			t.Fatalf("error of type %T: %v", err, err)
 		}
-		for _, r := range m.Resources {
-			for _, name := range r.AttrNames() {
-				if v := r.Attr(name); v != nil {
-					v.String()
-					v.Int()
-					v.Seconds()
-					v.Strings()
-				}
-				if s := r.Source(name); s != nil {
-					for line := 0; line < 4; line++ {
-						s.Map(line, line*3)
-					}
-					s.Offsets()
-				}
+		if e.Pos.File != name || e.Pos.Line < 1 || e.Pos.Col < 1 {
+			t.Fatalf("error at %v, want a place in %s: %v", e.Pos, name, err)
+		}
+		return
+	}
+	for _, r := range m.Resources {
+		for _, name := range r.AttrNames() {
+			if v := r.Attr(name); v != nil {
+				v.String()
+				v.Int()
+				v.Seconds()
+				v.Strings()
+				v.Len()
 			}
-			for _, p := range []string{"template.template.max_retries", "retry_config.max_attempts", "labels.a.b", "a.b.c"} {
-				r.Attr(p)
-				r.BlockAt(p)
+			if s := r.Source(name); s != nil {
+				for line := 0; line < 4; line++ {
+					s.Map(line, line*3)
+				}
+				s.Offsets()
 			}
 		}
+		for _, p := range []string{"template.template.max_retries", "template.template.containers.image", "retry_config.max_attempts", "labels.a.b", "a.b.c", "count", "for_each"} {
+			r.Attr(p)
+			r.BlockAt(p)
+			r.BlocksAt(p)
+			r.Source(p)
+		}
+	}
+}
+
+// FuzzParseJSON is FuzzParse for Terraform's JSON syntax (.tf.json).
+func FuzzParseJSON(f *testing.F) {
+	for _, g := range []string{"testdata/json/*.tf.json", "../../testdata/topology/scenarios/*/*.tf.json", "../../testdata/topology/tfjson/*/*.tf.json"} {
+		files, _ := filepath.Glob(g)
+		for _, p := range files {
+			if data, err := os.ReadFile(p); err == nil {
+				f.Add(data)
+			}
+		}
+	}
+	f.Add([]byte(`{"variable": {"x": {"default": "${literal}"}}, "locals": [{"a": "${var.x}-${local.a}"}], "resource": {"google_workflows_workflow": {"w": {"name": "${local.a}", "source_contents": "- s:\n    return: $${1}\n- t: ${var.x}\n"}}}}`))
+	f.Add([]byte(`{"resource": {"google_cloud_tasks_queue": {"q": {"dynamic": {"retry_config": {"for_each": "${[1]}", "content": {"max_attempts": "${retry_config.value}"}}}, "labels": {"a": {"b": "c"}, "//": "x"}}}}}`))
+	f.Add([]byte(`{"module": {"m": {"source": "./m"}}, "resource": {"google_cloud_run_v2_job": {"j": [{"name": "${module.m.x[0]}", "count": 0}, {"name": "again"}]}}}`))
+	f.Add([]byte(`[{"resource": {"google_pubsub_subscription": {"s": {"dead_letter_policy": [{"max_delivery_attempts": 5}, null], "retry_policy": null}}}}, {"//": "c"}]`))
+	f.Add([]byte(`{"resource": {"google_cloud_run_v2_job": {"j": {"template": {"template": [{"max_retries": "\u0033"}], "x": {"template": "%{ if true }${1}%{ endif }"}}}}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzParse(t, "fuzz.tf.json", data)
 	})
 }
 

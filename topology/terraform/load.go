@@ -83,7 +83,8 @@ type binding struct {
 }
 
 // Load reads the module made of files (which must lie in one directory) and the local modules
-// it calls. A file that is not valid HCL is an *Error naming file:line:col.
+// it calls. A file that is not valid HCL (or, for .tf.json, valid JSON) is an *Error naming
+// file:line:col.
 func Load(files []string, opts Options) (*Module, error) {
 	if len(files) == 0 {
 		return nil, errors.New("no Terraform files given")
@@ -109,7 +110,7 @@ func Load(files []string, opts Options) (*Module, error) {
 	return read(dir, abs, nil, opts)
 }
 
-// LoadDir reads every .tf file of dir and the local modules they call.
+// LoadDir reads every .tf and .tf.json file of dir and the local modules they call.
 func LoadDir(dir string, opts Options) (*Module, error) {
 	a, err := filepath.Abs(dir)
 	if err != nil {
@@ -125,8 +126,9 @@ func LoadDir(dir string, opts Options) (*Module, error) {
 	return read(a, files, nil, opts)
 }
 
-// ParseBytes reads one in-memory file as a module of its own. file(), templatefile() and module
-// calls read nothing: their results are unknown.
+// ParseBytes reads one in-memory file as a module of its own, in Terraform's JSON syntax when
+// name ends in .tf.json. file(), templatefile() and module calls read nothing: their results are
+// unknown.
 func ParseBytes(name string, src []byte, opts Options) (*Module, error) {
 	return read("", nil, &srcFile{name: name, data: src}, opts)
 }
@@ -187,20 +189,23 @@ func read(dir string, files []string, mem *srcFile, opts Options) (m *Module, er
 	return st.out, nil
 }
 
-// tfvars gives the root module's variables the values of terraform.tfvars
-// and then *.auto.tfvars in dir, in that order (a later file wins), as
-// Terraform does without -var-file; they take the place of a default.
+// tfvars gives the root module's variables the values of terraform.tfvars,
+// terraform.tfvars.json and then *.auto.tfvars and *.auto.tfvars.json in
+// dir, in that order (a later file wins), as Terraform does without
+// -var-file; they take the place of a default.
 func (m *module) tfvars(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
 	var files []string
-	if _, err := os.Stat(filepath.Join(dir, "terraform.tfvars")); err == nil {
-		files = append(files, filepath.Join(dir, "terraform.tfvars"))
+	for _, name := range []string{"terraform.tfvars", "terraform.tfvars.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			files = append(files, filepath.Join(dir, name))
+		}
 	}
 	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".auto.tfvars") {
+		if !e.IsDir() && (strings.HasSuffix(e.Name(), ".auto.tfvars") || strings.HasSuffix(e.Name(), ".auto.tfvars.json")) {
 			files = append(files, filepath.Join(dir, e.Name()))
 		}
 	}
@@ -212,26 +217,41 @@ func (m *module) tfvars(dir string) error {
 		if line, col, msg, ok := input.Encoding(sf.data); !ok {
 			return &Error{Pos: Pos{File: sf.name, Line: line, Col: col}, Msg: msg}
 		}
-		parsed, diags := hclsyntax.ParseConfig(sf.data, sf.name, hcl.InitialPos)
-		if err := diagError(sf.name, diags); err != nil {
+		attrs, err := parseVars(sf)
+		if err != nil {
 			return err
 		}
-		body, ok := parsed.Body.(*hclsyntax.Body)
-		if !ok {
+		if attrs == nil {
 			continue
 		}
 		m.st.files[sf.name] = sf
 		m.st.out.Files = append(m.st.out.Files, sf.name)
-		for _, name := range slices.Sorted(maps.Keys(body.Attributes)) {
+		for _, name := range slices.Sorted(maps.Keys(attrs)) {
 			if v := m.vars[name]; v != nil {
-				v.input = &binding{expr: body.Attributes[name].Expr, mod: m}
+				v.input = &binding{expr: attrs[name].Expr, mod: m}
 			}
 		}
 	}
 	return nil
 }
 
-// moduleFiles lists the .tf files of dir, sorted.
+// parseVars parses one variable definitions file, native syntax or JSON (.tfvars.json).
+func parseVars(sf *srcFile) (hclsyntax.Attributes, error) {
+	if isJSONVars(sf.name) {
+		return parseJSONVars(sf)
+	}
+	parsed, diags := hclsyntax.ParseConfig(sf.data, sf.name, hcl.InitialPos)
+	if err := diagError(sf.name, diags); err != nil {
+		return nil, err
+	}
+	body, ok := parsed.Body.(*hclsyntax.Body)
+	if !ok {
+		return nil, nil
+	}
+	return body.Attributes, nil
+}
+
+// moduleFiles lists the .tf and .tf.json files of dir, sorted.
 func moduleFiles(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -239,7 +259,7 @@ func moduleFiles(dir string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".tf") || strings.HasPrefix(e.Name(), ".") {
+		if e.IsDir() || !(strings.HasSuffix(e.Name(), ".tf") || strings.HasSuffix(e.Name(), ".tf.json")) || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
@@ -371,12 +391,11 @@ func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, 
 		if line, col, msg, ok := input.Encoding(sf.data); !ok {
 			return nil, &Error{Pos: Pos{File: sf.name, Line: line, Col: col}, Msg: msg}
 		}
-		f, diags := hclsyntax.ParseConfig(sf.data, sf.name, hcl.InitialPos)
-		if err := diagError(sf.name, diags); err != nil {
+		body, err := parseConfig(sf)
+		if err != nil {
 			return nil, err
 		}
-		body, ok := f.Body.(*hclsyntax.Body)
-		if !ok {
+		if body == nil {
 			continue
 		}
 		if err := m.declare(body); err != nil {
@@ -396,6 +415,19 @@ func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, 
 		}
 	}
 	return m, nil
+}
+
+// parseConfig parses one configuration file, native syntax or JSON (.tf.json).
+func parseConfig(sf *srcFile) (*hclsyntax.Body, error) {
+	if isJSONConfig(sf.name) {
+		return parseJSONConfig(sf)
+	}
+	f, diags := hclsyntax.ParseConfig(sf.data, sf.name, hcl.InitialPos)
+	if err := diagError(sf.name, diags); err != nil {
+		return nil, err
+	}
+	body, _ := f.Body.(*hclsyntax.Body)
+	return body, nil
 }
 
 func labelError(b *hclsyntax.Block, want string) *Error {

@@ -3,7 +3,8 @@
 // Cloud types it declares, what their arguments say, where each argument is written, and which
 // other resources an argument refers to.
 //
-// Files are parsed with hclsyntax. Expressions are evaluated with an hcl.EvalContext in which
+// Files are parsed with hclsyntax; .tf.json files, in Terraform's JSON syntax, with HCL's JSON
+// parser, and turned into the syntax tree the .tf file they stand for gives. Expressions are evaluated with an hcl.EvalContext in which
 // input variables take the literal a calling module passes or their default and are unknown
 // otherwise; locals, the outputs of followed modules and the written arguments of other
 // resources are evaluated in turn, and a reference to a resource is also recorded by its address.

@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -57,6 +58,9 @@ func (v *Value) Len() (n int, ok bool) {
 func (v *Value) String() (string, bool) {
 	if !v.Known || v.val.IsNull() {
 		return "", false
+	}
+	if v.val.Type() == cty.Number {
+		return numberText(v.val.AsBigFloat()), true
 	}
 	s, err := convert.Convert(v.val, cty.String)
 	if err != nil || !s.IsKnown() || s.IsNull() {
@@ -257,7 +261,7 @@ func knownText(v cty.Value) string {
 	case cty.String:
 		return v.AsString()
 	case cty.Number:
-		return v.AsBigFloat().Text('f', -1)
+		return numberText(v.AsBigFloat())
 	case cty.Bool:
 		if v.True() {
 			return "true"
@@ -265,6 +269,21 @@ func knownText(v cty.Value) string {
 		return "false"
 	}
 	return ""
+}
+
+// numberText writes a number as Terraform does, in positional notation, unless that would take
+// more than a few hundred digits (1e9999999): then approximately, with a decimal exponent, as
+// the exact conversion of such a number to decimal takes long.
+func numberText(f *big.Float) string {
+	mant := new(big.Float)
+	e := f.MantExp(mant)
+	if e <= 1024 && e >= -1024 {
+		return f.Text('f', -1)
+	}
+	m, _ := mant.Float64() // 0.5 <= |m| < 1
+	l := float64(e)*math.Log10(2) + math.Log10(math.Abs(m))
+	d := math.Floor(l)
+	return strconv.FormatFloat(math.Copysign(math.Pow(10, l-d), m), 'g', 15, 64) + "e" + strconv.Itoa(int(d))
 }
 
 // patternText renders a value evaluated in modePattern: a string whose unknown parts are
