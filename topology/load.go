@@ -51,6 +51,7 @@ type loader struct {
 	findings   []Finding // from loading (values not known statically)
 	tfDirs     []string  // directories of Terraform modules, in load order
 	tfFiles    map[string][]string
+	tfNamed    map[string]bool // Terraform files named on the command line or in include:
 	pipes      pipelines
 	includer   string          // the pipeline of the topology file whose include: is being read
 	named      map[string]bool // display names of the files named on the command line
@@ -237,7 +238,7 @@ func (ld *loader) file(abs string, named bool) error {
 	}
 	ld.seen[abs] = true
 	if terraformFile(abs) {
-		ld.addTerraform(abs)
+		ld.addTerraform(abs, named)
 		return nil
 	}
 	name := ld.display(abs)

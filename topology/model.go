@@ -371,12 +371,13 @@ type Skip struct {
 
 // Why a file is skipped.
 const (
-	SkipUnknown   = "no known manifest kind"
-	SkipTemplate  = "a template ({{ … }}), not a manifest"
-	SkipNotYAML   = "not valid YAML and not shaped like a manifest"
-	SkipIgnored   = "ignored by the configuration"
-	SkipTerraform = "Terraform with no resource retrylint reads"
-	SkipTooLarge  = "larger than the size cap and not shaped like a manifest"
+	SkipUnknown      = "no known manifest kind"
+	SkipTemplate     = "a template ({{ … }}), not a manifest"
+	SkipNotYAML      = "not valid YAML and not shaped like a manifest"
+	SkipIgnored      = "ignored by the configuration"
+	SkipTerraform    = "Terraform with no resource retrylint reads"
+	SkipTooLarge     = "larger than the size cap and not shaped like a manifest"
+	SkipNotTerraform = "not valid Terraform and names no resource retrylint reads"
 )
 
 // Graph is the linked model of one pipeline.

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/retrylint/retrylint/internal/input"
 	"github.com/retrylint/retrylint/internal/lazyre"
 	"github.com/retrylint/retrylint/topology/terraform"
 	"github.com/retrylint/retrylint/topology/workflows"
@@ -21,7 +22,13 @@ func terraformFile(name string) bool {
 
 // addTerraform records a .tf or .tf.json file: the files of one directory are one module,
 // read together once every input has been walked.
-func (ld *loader) addTerraform(abs string) {
+func (ld *loader) addTerraform(abs string, named bool) {
+	if named {
+		if ld.tfNamed == nil {
+			ld.tfNamed = map[string]bool{}
+		}
+		ld.tfNamed[abs] = true
+	}
 	dir := filepath.Dir(abs)
 	if ld.tfFiles == nil {
 		ld.tfFiles = map[string][]string{}
@@ -31,6 +38,41 @@ func (ld *loader) addTerraform(abs string) {
 	}
 	ld.tfFiles[dir] = append(ld.tfFiles[dir], abs)
 	ld.loaded++
+}
+
+// markdownFence matches a Markdown code fence at the start of a line: a
+// .tf file holding one is documentation with HCL in it, not a module.
+var markdownFence = lazyre.New("(?m)^```")
+
+// parsingTerraform leaves out of files those met in a directory walk that
+// do not parse and are not recognisably Terraform of a retry layer (they
+// name no resource type retrylint reads, or they are Markdown: a generated
+// sample with code fences around its HCL), each skipped and counted. A
+// named file, or a broken one naming such a resource, is an error at the
+// place it breaks.
+func (ld *loader) parsingTerraform(files []string) ([]string, error) {
+	var kept []string
+	for _, abs := range files {
+		data, err := input.Read(abs, ld.opts.MaxFileSize)
+		if err != nil {
+			// Load reports it, at the file.
+			kept = append(kept, abs)
+			continue
+		}
+		err = terraform.CheckSyntax(ld.display(abs), data)
+		switch {
+		case err == nil:
+			kept = append(kept, abs)
+		case ld.tfNamed[abs]:
+			return nil, terraformError(err)
+		case terraform.NamesResourceType(data) && !markdownFence.Regexp().Match(data):
+			ie := terraformError(err).(*InputError)
+			return nil, &InputError{Pos: ie.Pos, Msg: ie.Msg + ignoreHint}
+		default:
+			ld.skip(ld.display(abs), SkipNotTerraform)
+		}
+	}
+	return kept, nil
 }
 
 // tfRoots are where Terraform may read file(), templatefile() and local
@@ -63,7 +105,13 @@ func (ld *loader) loadTerraform() error {
 	var mods []*terraform.Module
 	called := map[string]bool{}
 	for _, dir := range ld.tfDirs {
-		files := ld.tfFiles[dir]
+		files, err := ld.parsingTerraform(ld.tfFiles[dir])
+		if err != nil {
+			return err
+		}
+		if len(files) == 0 {
+			continue
+		}
 		sort.Strings(files)
 		m, err := terraform.Load(files, terraform.Options{Roots: ld.tfRoots(), MaxFileSize: ld.opts.MaxFileSize, Display: ld.display})
 		if err != nil {

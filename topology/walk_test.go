@@ -158,3 +158,44 @@ func TestWalkSkipsLargeFilesThatAreNotManifests(t *testing.T) {
 		t.Errorf("a large Cloud Run job in a walk: error %v, want the size cap at the file and how to ignore it", err)
 	}
 }
+
+// A .tf file met in a walk that does not parse is skipped unless it is
+// recognisably Terraform of a retry layer: generated documentation with
+// Markdown fences around its HCL (as Config Connector's resource samples
+// are), or broken HCL of resources retrylint does not read. A broken job
+// definition fails the run at its place; a named file is always checked.
+func TestWalkSkipsTerraformThatIsNotAModule(t *testing.T) {
+	const fenced = "/**\n * Copyright 2022 Google LLC\n */\n\n```hcl\nresource \"google_cloudfunctions2_function\" \"function\" {\n  name = \"function-v2\"\n}\n```\n"
+	const brokenBucket = "resource \"google_storage_bucket\" \"b\" {\n  name = \"b\"\n  location = \n}\n"
+	const brokenJob = "resource \"google_cloud_run_v2_job\" \"j\" {\n  name = \"j\"\n  template {\n    template {\n      max_retries = \n    }\n  }\n}\n"
+	dir := mixedRepo(t)
+	write(t, dir, "samples/CloudFunctions2-basic/main.tf", fenced)
+	write(t, dir, "infra/storage/main.tf", brokenBucket)
+	g, err := topology.Load([]string{dir}, topology.Options{WorkDir: dir})
+	if err != nil {
+		t.Fatalf("a walk over a fenced sample and broken storage HCL: %v", err)
+	}
+	skipped := map[string]string{}
+	for _, s := range g.Skipped {
+		skipped[s.File] = s.Why
+	}
+	for _, f := range []string{"samples/CloudFunctions2-basic/main.tf", "infra/storage/main.tf"} {
+		if skipped[f] != topology.SkipNotTerraform {
+			t.Errorf("%s skipped as %q, want %q", f, skipped[f], topology.SkipNotTerraform)
+		}
+	}
+	if g.Component("pr-gen-job") == nil {
+		t.Errorf("the manifests beside them were not loaded: %v", names(g))
+	}
+
+	_, err = topology.Load([]string{filepath.Join(dir, "samples/CloudFunctions2-basic/main.tf")}, topology.Options{WorkDir: dir})
+	if err == nil || !strings.HasPrefix(err.Error(), "samples/CloudFunctions2-basic/main.tf:5:1:") {
+		t.Errorf("the fenced sample named: error %v, want one at 5:1", err)
+	}
+
+	write(t, dir, "infra/jobs/main.tf", brokenJob)
+	_, err = topology.Load([]string{dir}, topology.Options{WorkDir: dir})
+	if err == nil || !strings.HasPrefix(err.Error(), "infra/jobs/main.tf:5:21:") || !strings.Contains(err.Error(), "`ignore:` in .retrylint.yaml") {
+		t.Errorf("a broken Cloud Run job in a walk: error %v, want one at infra/jobs/main.tf:5:21 saying how to ignore it", err)
+	}
+}

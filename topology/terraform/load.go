@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -415,6 +416,26 @@ func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, 
 		}
 	}
 	return m, nil
+}
+
+// CheckSyntax parses one configuration file, native syntax or JSON by its
+// name, without evaluating it: a *Error at the place it breaks, or nil.
+func CheckSyntax(name string, data []byte) error {
+	_, err := parseConfig(&srcFile{name: name, data: data})
+	return err
+}
+
+// NamesResourceType reports whether data mentions, as a quoted word, a
+// resource type of a retry layer retrylint reads
+// ("google_cloud_run_v2_job"; a topic is none): a file that does not is no
+// manifest of a retry layer, in either syntax.
+func NamesResourceType(data []byte) bool {
+	for typ := range ResourceTypes {
+		if typ != "google_pubsub_topic" && bytes.Contains(data, []byte(`"`+typ+`"`)) {
+			return true
+		}
+	}
+	return false
 }
 
 // parseConfig parses one configuration file, native syntax or JSON (.tf.json).
