@@ -22,7 +22,7 @@ var positionRE = lazyre.New(`(\.[A-Za-z0-9]+):\d+(?::\d+)?`)
 func fingerprintKey(f Finding) string {
 	msg := positionRE.ReplaceAllString(f.Message, "$1")
 	parts := []string{f.Rule, f.File, f.Component, msg}
-	if f.Pipeline != "" && !inDir(f.File, f.Pipeline) {
+	if f.OutsidePipeline() {
 		// A file outside the pipeline's directory (one that two topology
 		// files include) or no file: two pipelines may report the same
 		// finding there. A finding in a file of the pipeline's own
@@ -35,6 +35,13 @@ func fingerprintKey(f Finding) string {
 
 // inDir reports whether the slash path file is under the directory dir,
 // both as the display paths of one run ("." for the working directory).
+// OutsidePipeline reports whether f names a pipeline whose directory does
+// not hold f's file: a module or manifest that several pipelines share, so
+// that each may report the same finding there.
+func (f Finding) OutsidePipeline() bool {
+	return f.Pipeline != "" && !inDir(f.File, f.Pipeline)
+}
+
 func inDir(file, dir string) bool {
 	if file == "" {
 		return false

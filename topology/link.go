@@ -425,7 +425,7 @@ func (c *Component) derive() {
 			if to == "" {
 				to = "url:" + d.Endpoint
 			}
-			c.Calls = append(c.Calls, &Call{To: to, ToKind: toKind, Kind: EdgeDeliver, Pos: d.PushToPos})
+			c.Calls = append(c.Calls, &Call{To: to, ToKind: toKind, Kind: EdgeDeliver, Pos: d.PushToPos, Unknown: d.PushToUnknown})
 		}
 		for _, call := range c.Calls {
 			if call.Kind != EdgeDeliver {
@@ -593,8 +593,11 @@ func functionURLName(raw string) (string, bool) {
 func (lk *linker) assume(from *Component, call *Call, name string, kind Kind) *Component {
 	what := describeRef(from, call)
 	ref := fmt.Sprintf("%q, which matches no loaded component", name)
-	if call.Computed != "" {
+	switch {
+	case call.Computed != "":
 		ref = fmt.Sprintf("a name computed at run time, %s, which matches no component", call.Computed)
+	case call.Unknown != "":
+		ref = fmt.Sprintf("an endpoint not known statically, %s, which matches no component", call.Unknown)
 	}
 	lk.findings = append(lk.findings, Finding{
 		Rule:      "unresolved-reference",

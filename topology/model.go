@@ -95,7 +95,10 @@ type Call struct {
 	// Computed is the expression of a name that is computed at run time
 	// (a Workflows "${…}" with parts not known statically): it matches no
 	// component, rather than every one its glob would.
-	Computed   string
+	Computed string
+	// Unknown is the expression of a target not known statically (a
+	// Terraform push endpoint from a variable): To names a placeholder.
+	Unknown    string
 	ToKind     Kind // expected kind of the target when known ("" = any)
 	Kind       EdgeKind
 	Pos        Pos    // where the call is written
@@ -265,8 +268,11 @@ type RetryConfig struct {
 
 // Delivery is what a subscription or trigger says about delivery.
 type Delivery struct {
-	Push                bool   // push (or trigger to an HTTP destination); false: pull
-	PushTo              string // target component name
+	Push   bool   // push (or trigger to an HTTP destination); false: pull
+	PushTo string // target component name
+	// PushToUnknown is the expression of a push endpoint not known
+	// statically (a Terraform variable): PushTo then names a placeholder.
+	PushToUnknown       string
 	PushToPos           Pos
 	Endpoint            string // push endpoint URL
 	DeadLetter          bool   // a dead-letter policy exists

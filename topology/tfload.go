@@ -561,6 +561,10 @@ func (tm *tfMapper) subscription(r *terraform.Resource, name string, pos Pos) (*
 			d.PushTo = to
 		} else if strings.Contains(v.Pattern, terraform.Wildcard) {
 			d.PushTo = r.Address + ".push_config.push_endpoint"
+			d.PushToUnknown = v.Expr
+			if d.PushToUnknown == "" {
+				d.PushToUnknown = v.Pattern
+			}
 		}
 	}
 	return c, nil

@@ -71,3 +71,35 @@ func containsPrefix(list []string, prefix string) bool {
 	}
 	return false
 }
+
+// A push endpoint that comes from a variable without default is not known
+// statically: the finding quotes its expression, not a made-up name.
+func TestUnknownPushEndpoint(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "main.tf", `
+variable "push" {}
+resource "google_pubsub_subscription" "s" {
+  name  = "s"
+  topic = "t"
+  push_config {
+    push_endpoint = var.push.endpoint
+  }
+}
+`)
+	g, err := topology.Load([]string{dir}, topology.Options{WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range g.Findings {
+		if strings.Contains(f.Message, "delivers to") {
+			if want := "delivers to an endpoint not known statically, var.push.endpoint, which matches no component"; !strings.Contains(f.Message, want) {
+				t.Errorf("finding %q, want %q", f.Message, want)
+			}
+			if f.Pos.String() != "main.tf:7:5" {
+				t.Errorf("finding at %s, want main.tf:7:5", f.Pos)
+			}
+			return
+		}
+	}
+	t.Errorf("no unresolved-reference for the push endpoint: %+v", g.Findings)
+}

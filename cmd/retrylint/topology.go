@@ -225,7 +225,7 @@ func writeSkipped(w io.Writer, graphs []*topology.Graph) {
 // when there are several, and a summary line.
 func writeTopologyText(w io.Writer, res *model.Result, run *topologyRun, color bool) error {
 	var b bytes.Buffer
-	if err := report.WriteTextOptions(&b, res, report.TextOptions{Color: color, Severity: true}); err != nil {
+	if err := report.WriteTextOptions(&b, withSharedPipelines(res), report.TextOptions{Color: color, Severity: true}); err != nil {
 		return err
 	}
 	perPipeline := [][]model.Chain{res.Chains}
@@ -273,6 +273,24 @@ func writeTopologyText(w io.Writer, res *model.Result, run *topologyRun, color b
 	fmt.Fprintf(&b, "\n%s\n", countLine(res.Findings, pipelines))
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// withSharedPipelines names, at the end of its message, the pipeline of
+// each finding in a file its pipeline's directory does not hold: a shared
+// module reported by each root module that calls it reads as one line per
+// pipeline, not as the same line repeated.
+func withSharedPipelines(res *model.Result) *model.Result {
+	if !slices.ContainsFunc(res.Findings, model.Finding.OutsidePipeline) {
+		return res
+	}
+	out := *res
+	out.Findings = slices.Clone(res.Findings)
+	for i, f := range out.Findings {
+		if f.OutsidePipeline() {
+			out.Findings[i].Message += " (pipeline " + f.Pipeline + ")"
+		}
+	}
+	return &out
 }
 
 // countLine counts the findings by severity: "2 errors, 3 warnings in 5

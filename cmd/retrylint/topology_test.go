@@ -530,3 +530,45 @@ func TestTooManyChains(t *testing.T) {
 		t.Error("report written")
 	}
 }
+
+// Two root modules calling one shared module are two pipelines, each
+// reporting the shared module's finding: the text line names its pipeline,
+// so the two do not read as one line printed twice.
+func TestSharedModuleFindingsNameTheirPipeline(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "modules/sub/main.tf"), `
+variable "endpoint" {}
+resource "google_pubsub_subscription" "s" {
+  name  = "orders"
+  topic = "orders"
+  push_config {
+    push_endpoint = var.endpoint
+  }
+}
+`)
+	for _, env := range []string{"stg", "prod"} {
+		writeFile(t, filepath.Join(dir, "envs", env, "main.tf"), "module \"sub\" {\n  source   = \"../../modules/sub\"\n  endpoint = \"https://orders-"+env+".a.run.app/push\"\n}\n")
+	}
+	stdout, stderr, code := runCLI(t, dir, ".")
+	if code != 1 && code != 0 {
+		t.Fatalf("exit %d; stderr %s", code, stderr)
+	}
+	var lines []string
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(l, "modules/sub/main.tf:") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) < 2 {
+		t.Fatalf("want the shared module's finding from both pipelines:\n%s", stdout)
+	}
+	for _, l := range lines {
+		if !strings.HasSuffix(l, "(pipeline envs/prod)") && !strings.HasSuffix(l, "(pipeline envs/stg)") {
+			t.Errorf("line %q does not name its pipeline", l)
+		}
+	}
+	js, _, _ := runCLI(t, dir, "--format", "json", ".")
+	if strings.Contains(js, "(pipeline envs/") {
+		t.Errorf("the JSON message carries the pipeline note; JSON has the pipeline field:\n%s", js)
+	}
+}

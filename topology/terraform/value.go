@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -27,6 +28,9 @@ type Value struct {
 	// Refs are the addresses of the resources the expression refers to, directly or through
 	// locals, variables and module outputs, sorted.
 	Refs []string
+	// Expr is the value's expression as written, on one line and cut at maxExprText bytes
+	// ("each.value.push_endpoint"), when the value is not known.
+	Expr string
 
 	val cty.Value
 }
@@ -190,6 +194,7 @@ func (m *module) value(path string, a *hclsyntax.Attribute, rest []string) *Valu
 	pv, prefs := m.eval(expr, modePattern)
 	pv, _ = index(pv, rest)
 	v.Pattern = patternText(pv)
+	v.Expr = m.exprText(expr.Range())
 	v.Refs = uniq(append(v.Refs, prefs...))
 	return v
 }
@@ -301,4 +306,25 @@ func patternText(v cty.Value) string {
 		s = strings.ReplaceAll(s, Wildcard+Wildcard, Wildcard)
 	}
 	return s
+}
+
+// maxExprText caps the expression text a Value keeps.
+const maxExprText = 120
+
+// exprText is the source text of r on one line: runs of white space are
+// one space, and a longer text is cut with "…".
+func (m *module) exprText(r hcl.Range) string {
+	f := m.st.files[r.Filename]
+	if f == nil || r.Start.Byte < 0 || r.End.Byte > len(f.data) || r.Start.Byte >= r.End.Byte {
+		return ""
+	}
+	text := strings.Join(strings.Fields(string(f.data[r.Start.Byte:r.End.Byte])), " ")
+	if len(text) > maxExprText {
+		cut := maxExprText
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut] + "…"
+	}
+	return text
 }
