@@ -12,6 +12,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/retrylint/retrylint/eval/internal/checkout"
 	"io"
 	"os"
 	"path/filepath"
@@ -86,7 +87,7 @@ func run(o options, stdout, stderr io.Writer) error {
 	repos := repoOrder(labels)
 	for _, repo := range repos {
 		dir := filepath.Join(o.src, filepath.Base(repo.name))
-		if err := ensureCheckout(dir, repo, o.mirrors, stderr); err != nil {
+		if err := checkout.Ensure(dir, repo.name, repo.commit, o.mirrors, stderr); err != nil {
 			return err
 		}
 		if err := labelRegions(dir, labels, regions, repo.name); err != nil {

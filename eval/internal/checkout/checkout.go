@@ -1,4 +1,6 @@
-package main
+// Package checkout brings a public repository at a commit onto disk from
+// a bare mirror, for the measurements on real code and manifests.
+package checkout
 
 import (
 	"bufio"
@@ -16,17 +18,20 @@ import (
 // was extracted at.
 const commitFile = ".realcode-commit"
 
-// ensureCheckout makes sure dir holds repo at its labelled commit: a git
-// work tree whose HEAD is the commit, or a tree extracted earlier (its
-// commit in .realcode-commit). A missing one is extracted from the mirror.
-func ensureCheckout(dir string, repo repoAt, mirrors string, stderr io.Writer) error {
+// Ensure makes sure dir holds repository name ("owner/repo") at commit: a
+// git work tree whose HEAD is the commit, or a tree extracted earlier (its
+// commit in .realcode-commit). A missing one is extracted from the mirror
+// mirrors/owner+repo/repo; at another commit, a warning says lines may not
+// match.
+func Ensure(dir, name, commit, mirrors string, stderr io.Writer) error {
+	repo := struct{ name, commit string }{name, commit}
 	if _, err := os.Stat(dir); err == nil {
 		got, err := checkoutCommit(dir)
 		if err != nil {
 			return fmt.Errorf("%s: %v", repo.name, err)
 		}
 		if got != repo.commit {
-			fmt.Fprintf(stderr, "warning: %s is at %s, the labels are for %s; lines may not match\n", dir, got, repo.commit)
+			fmt.Fprintf(stderr, "warning: %s is at %s, measured at %s; lines may not match\n", dir, got, repo.commit)
 		}
 		return nil
 	}
