@@ -84,6 +84,9 @@ type Chain struct {
 	Estimate       string   `json:"estimate,omitempty"`
 	// Pipeline names the chain's pipeline as Finding.Pipeline does.
 	Pipeline string `json:"pipeline,omitempty"`
+	// Assumed: with several pipelines, the target is assumed in this one
+	// (Result.Assumed lists the names assumed in any).
+	Assumed bool `json:"assumed,omitempty"`
 }
 
 // Tool names the producer.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -238,12 +239,16 @@ func pipelinesOf(r *model.Result, findings bool) []string {
 
 // onePipeline is the part of r in pipeline p: its chains and findings.
 func onePipeline(r *model.Result, p string) *model.Result {
-	one := &model.Result{Version: r.Version, Tool: r.Tool, Assumed: r.Assumed}
+	one := &model.Result{Version: r.Version, Tool: r.Tool}
 	for _, c := range r.Chains {
 		if c.Pipeline == p {
 			one.Chains = append(one.Chains, c)
+			if c.Assumed && !slices.Contains(one.Assumed, c.Target) {
+				one.Assumed = append(one.Assumed, c.Target)
+			}
 		}
 	}
+	slices.Sort(one.Assumed)
 	for _, f := range r.Findings {
 		if f.Pipeline == p {
 			one.Findings = append(one.Findings, f)

@@ -146,6 +146,7 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 		for _, c := range mult.Chains {
 			mc := c.Report()
 			mc.Pipeline = pipeline
+			mc.Assumed = len(graphs) > 1 && assumedComponent(c.Target)
 			chains = append(chains, mc)
 		}
 		one := &model.Result{Chains: chains}
@@ -154,7 +155,7 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 		run.infos = append(run.infos, rules.ChainInfo(g))
 		res.Chains = append(res.Chains, chains...)
 		for _, c := range g.Components {
-			if c.Assumed && c.Kind != topology.KindExternal && c.Kind != topology.KindSink {
+			if assumedComponent(c) {
 				res.Assumed = append(res.Assumed, c.Name)
 			}
 		}
@@ -163,6 +164,13 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 	res.Assumed = slices.Compact(res.Assumed)
 	res.Sort()
 	return res, run, nil
+}
+
+// assumedComponent reports whether c's numbers rest on the defaults of its
+// kind: a job or workflow referenced but not loaded (an external API or a
+// sink has no numbers of its own).
+func assumedComponent(c *topology.Component) bool {
+	return c.Assumed && c.Kind != topology.KindExternal && c.Kind != topology.KindSink
 }
 
 // writeVerbose lists what was skipped, what the topology file overrode and
@@ -236,7 +244,7 @@ func writeTopologyText(w io.Writer, res *model.Result, run *topologyRun, color b
 		for _, g := range run.graphs {
 			a := map[string]bool{}
 			for _, c := range g.Components {
-				if c.Assumed && c.Kind != topology.KindExternal && c.Kind != topology.KindSink {
+				if assumedComponent(c) {
 					a[c.Name] = true
 				}
 			}
