@@ -233,43 +233,20 @@ func writeSkipped(w io.Writer, graphs []*topology.Graph) {
 // when there are several, and a summary line.
 func writeTopologyText(w io.Writer, res *model.Result, run *topologyRun, color bool) error {
 	var b bytes.Buffer
-	if err := report.WriteTextOptions(&b, withSharedPipelines(res), report.TextOptions{Color: color, Severity: true}); err != nil {
+	opts := report.TextOptions{Color: color, Severity: true}
+	shown := withSharedPipelines(res)
+	if run == nil || len(run.graphs) <= 1 {
+		if err := report.WriteTextOptions(&b, shown, opts); err != nil {
+			return err
+		}
+		infos := map[string][]string{}
+		assumed := map[string]bool{}
+		if run != nil && len(run.graphs) == 1 {
+			infos, assumed = run.infos[0], assumedNames(run.graphs[0])
+		}
+		writeChainTables(&b, res.Chains, infos, assumed)
+	} else if err := writePipelinesText(&b, shown, run, opts); err != nil {
 		return err
-	}
-	perPipeline := [][]model.Chain{res.Chains}
-	infos := []map[string][]string{{}}
-	assumed := []map[string]bool{{}}
-	if run != nil {
-		assumed = nil
-		for _, g := range run.graphs {
-			a := map[string]bool{}
-			for _, c := range g.Components {
-				if assumedComponent(c) {
-					a[c.Name] = true
-				}
-			}
-			assumed = append(assumed, a)
-		}
-	}
-	if run != nil && len(run.graphs) == 1 {
-		infos = run.infos
-	}
-	var names []string
-	if run != nil && len(run.graphs) > 1 {
-		perPipeline, infos = run.chains, run.infos
-		for _, g := range run.graphs {
-			name := g.Pipeline
-			if name == "" {
-				name = "(the rest of what was named)"
-			}
-			names = append(names, name)
-		}
-	}
-	for i, chains := range perPipeline {
-		if names != nil && len(chains) > 0 {
-			fmt.Fprintf(&b, "\npipeline %s:\n", report.EscapeText(names[i]))
-		}
-		writeChainTables(&b, chains, infos[i], assumed[min(i, len(assumed)-1)])
 	}
 	if len(res.Findings) == 0 {
 		fmt.Fprintln(&b, "\nno findings")
@@ -281,6 +258,63 @@ func writeTopologyText(w io.Writer, res *model.Result, run *topologyRun, color b
 	fmt.Fprintf(&b, "\n%s\n", countLine(res.Findings, pipelines))
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// writePipelinesText writes, under a heading per pipeline, its findings
+// and then its tables; a finding of no pipeline the run holds comes first.
+func writePipelinesText(b *bytes.Buffer, res *model.Result, run *topologyRun, opts report.TextOptions) error {
+	byPipeline := map[string][]model.Finding{}
+	known := map[string]bool{}
+	for _, g := range run.graphs {
+		known[g.Pipeline] = true
+	}
+	var stray []model.Finding
+	for _, f := range res.Findings {
+		if known[f.Pipeline] {
+			byPipeline[f.Pipeline] = append(byPipeline[f.Pipeline], f)
+		} else {
+			stray = append(stray, f)
+		}
+	}
+	write := func(fs []model.Finding) error {
+		one := *res
+		one.Findings = fs
+		return report.WriteTextOptions(b, &one, opts)
+	}
+	if err := write(stray); err != nil {
+		return err
+	}
+	for i, g := range run.graphs {
+		fs, chains := byPipeline[g.Pipeline], run.chains[i]
+		if len(fs) == 0 && len(chains) == 0 {
+			continue
+		}
+		name := g.Pipeline
+		if name == "" {
+			name = "(the rest of what was named)"
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(b, "pipeline %s:\n", report.EscapeText(name))
+		if err := write(fs); err != nil {
+			return err
+		}
+		writeChainTables(b, chains, run.infos[i], assumedNames(g))
+	}
+	return nil
+}
+
+// assumedNames are the components of g whose numbers rest on the defaults
+// of their kind.
+func assumedNames(g *topology.Graph) map[string]bool {
+	a := map[string]bool{}
+	for _, c := range g.Components {
+		if assumedComponent(c) {
+			a[c.Name] = true
+		}
+	}
+	return a
 }
 
 // withSharedPipelines names, at the end of its message, the pipeline of

@@ -474,11 +474,22 @@ func TestExamplesDirectoryIsEightPipelines(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (the incidents fail, their fixes pass); stderr %q", code, stderr)
 	}
+	out := "\n" + stdout
 	for _, want := range []string{"\npipeline examples/topology/incident1:\n", "\npipeline examples/topology/incident2-fixed:\n",
 		"\npipeline examples/topology/terraform/incident1:\n", " in 8 pipelines\n"} {
-		if !strings.Contains(stdout, want) {
+		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
+	}
+	// Each pipeline's findings come under its heading, before its tables.
+	_, incident1, _ := strings.Cut(out, "\npipeline examples/topology/incident1:\n")
+	incident1, _, _ = strings.Cut(incident1, "\npipeline ")
+	findings, tables, _ := strings.Cut(incident1, "\nevent at ")
+	if !strings.Contains(findings, "examples/topology/incident1/mapping-job.yaml:15:11: error: job-max-retries:") || tables == "" {
+		t.Errorf("incident 1's findings are not under its heading, before its tables:\n%s", incident1)
+	}
+	if strings.Contains(findings, "examples/topology/incident2") {
+		t.Errorf("incident 2's findings are under incident 1's heading:\n%s", incident1)
 	}
 	if strings.Contains(stderr, "declared twice") {
 		t.Errorf("stderr %q", stderr)
