@@ -55,6 +55,7 @@ type loader struct {
 	pipes      pipelines
 	includer   string          // the pipeline of the topology file whose include: is being read
 	named      map[string]bool // display names of the files named on the command line
+	patches    map[string]bool // absolute paths of the files a kustomization applies as patches
 }
 
 // read walks and reads the inputs, unlinked.
@@ -192,6 +193,7 @@ func (ld *loader) walk(dir string) error {
 			if p != dir && strings.HasPrefix(d.Name(), ".") {
 				return filepath.SkipDir
 			}
+			ld.notePatches(p)
 			return nil
 		}
 		if !manifestExt(d.Name()) {
@@ -242,6 +244,10 @@ func (ld *loader) file(abs string, named bool) error {
 		return nil
 	}
 	name := ld.display(abs)
+	if !named && ld.patches[abs] {
+		ld.skip(name, SkipPatch)
+		return nil
+	}
 	src, err := input.Read(abs, ld.opts.MaxFileSize)
 	if err != nil {
 		var big *input.TooLargeError

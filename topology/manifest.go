@@ -113,16 +113,22 @@ func loadManifest(file string, r *yaml.Node) (cs []*Component, ok bool, err erro
 	return nil, false, nil
 }
 
-// metadataName reads metadata.name of a Kubernetes-style resource.
+// metadataName reads metadata.name of a Kubernetes-style resource, else
+// its metadata.generateName: the prefix the API server completes, which
+// names the one object a `kubectl create` of the file makes.
 func metadataName(file string, r *yaml.Node, what string) (string, Pos, error) {
 	n := path(r, "metadata", "name")
 	s, ok := scalar(n)
+	if !ok || strings.TrimSpace(s) == "" {
+		n = path(r, "metadata", "generateName")
+		s, ok = scalar(n)
+	}
 	if !ok || strings.TrimSpace(s) == "" {
 		at := r
 		if m := val(r, "metadata"); m != nil {
 			at = m
 		}
-		return "", Pos{}, errorf(posOf(file, at), "%s: expected metadata.name", what)
+		return "", Pos{}, errorf(posOf(file, at), "%s: expected metadata.name (or metadata.generateName)", what)
 	}
 	return s, posOf(file, n), nil
 }

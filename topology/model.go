@@ -384,6 +384,7 @@ const (
 	SkipTerraform    = "Terraform with no resource retrylint reads"
 	SkipTooLarge     = "larger than the size cap and not shaped like a manifest"
 	SkipNotTerraform = "not valid Terraform and names no resource retrylint reads"
+	SkipPatch        = "a patch a kustomization applies, not a manifest of its own"
 )
 
 // Graph is the linked model of one pipeline.

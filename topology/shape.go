@@ -1,6 +1,9 @@
 package topology
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
@@ -18,7 +21,43 @@ var (
 	topVersion    = lazyre.New(`(?m)^version:[ \t]*1\b`)
 	topComponents = lazyre.New(`(?m)^components:`)
 	topAPIName    = lazyre.New(`(?m)^name:[ \t]*['"]?projects/`)
+	kindValue     = lazyre.New(`(?m)^kind:[ \t]*['"]?([A-Za-z]+)`)
+	apiGroup      = lazyre.New(`(?m)^apiVersion:[ \t]*['"]?([A-Za-z0-9.-]+)`)
 )
+
+// readKinds are the (API group, kind) pairs of the Kubernetes-style
+// manifests retrylint reads, as manifestLoaders detects them.
+var readKinds = map[string][]string{
+	"run.googleapis.com":                   {"Job"},
+	"run.cnrm.cloud.google.com":            {"RunJob", "RunService"},
+	"cloudscheduler.cnrm.cloud.google.com": {"CloudSchedulerJob"},
+	"serving.knative.dev":                  {"Service"},
+	"pubsub.cnrm.cloud.google.com":         {"PubSubSubscription"},
+	"eventarc.cnrm.cloud.google.com":       {"EventarcTrigger"},
+	"cloudtasks.cnrm.cloud.google.com":     {"CloudTasksQueue"},
+	"batch":                                {"Job", "CronJob"},
+	"cloudfunctions.cnrm.cloud.google.com": {"CloudFunctionsFunction"},
+}
+
+// ofReadKind reports whether src, which has apiVersion and kind at the top
+// level, names a kind retrylint reads: some top-level kind is one of the
+// kinds of some top-level apiVersion's group (documents are not told
+// apart, so a file of several is judged by all its kinds).
+func ofReadKind(src []byte) bool {
+	var kinds []string
+	for _, m := range kindValue.Regexp().FindAllSubmatch(src, -1) {
+		kinds = append(kinds, string(m[1]))
+	}
+	for _, m := range apiGroup.Regexp().FindAllSubmatch(src, -1) {
+		group, _, _ := strings.Cut(string(m[1]), "/")
+		for _, k := range readKinds[group] {
+			if slices.Contains(kinds, k) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // isTemplate reports whether src holds template actions: it is rendered
 // into a manifest, not one itself.
@@ -26,12 +65,14 @@ func isTemplate(src []byte) bool { return templateRE.Regexp().Match(src) }
 
 // manifestShaped reports whether src, which does not decode, is
 // recognisably a manifest by its text: apiVersion and kind at the top
-// level, an API resource name, a topology file, or a Workflows shape (a
+// level, of a kind retrylint reads, an API resource name, a topology file, or a Workflows shape (a
 // main: block, or a top-level list of steps with call: or steps:).
 func manifestShaped(src []byte) bool {
 	switch {
 	case topAPIVersion.Regexp().Match(src) && topKind.Regexp().Match(src):
-		return true
+		// A Gateway or a Deployment that does not parse is no retry
+		// layer's manifest: only the kinds retrylint reads count.
+		return ofReadKind(src)
 	case topMain.Regexp().Match(src):
 		return true
 	case topList.Regexp().Match(src) && stepKey.Regexp().Match(src):

@@ -26,6 +26,9 @@ var notManifests = map[string]struct{ src, why string }{
 	"docs/snippet.yaml":               {"# an excerpt from the docs\n  retries: 3\n backoff: 2s\n", topology.SkipNotYAML},
 	"tsconfig.json":                   {"{\n  // comments are not JSON\n  \"compilerOptions\": {\"strict\": true},\n}\n", topology.SkipNotYAML},
 	"terraform/providers/versions.tf": {"terraform {\n  required_version = \">= 1.5\"\n}\n", topology.SkipTerraform},
+	// A Kubernetes manifest of a kind no retry layer is, indented wrongly
+	// (as a GKE sample's Gateway is): not a manifest retrylint reads.
+	"gke/gateway.yaml": {"apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: llm-gateway\nspec:\n      gatewayClassName: gke-l7\n      listeners:\n      -   name: http\n        protocol: HTTP\n", topology.SkipNotYAML},
 }
 
 // mixedRepo writes a repository tree of real manifests from the corpus and
@@ -197,5 +200,41 @@ func TestWalkSkipsTerraformThatIsNotAModule(t *testing.T) {
 	_, err = topology.Load([]string{dir}, topology.Options{WorkDir: dir})
 	if err == nil || !strings.HasPrefix(err.Error(), "infra/jobs/main.tf:5:21:") || !strings.Contains(err.Error(), "`ignore:` in .retrylint.yaml") {
 		t.Errorf("a broken Cloud Run job in a walk: error %v, want one at infra/jobs/main.tf:5:21 saying how to ignore it", err)
+	}
+}
+
+// A patch a kustomization applies holds only what it changes, so it is no
+// Job of its own: a walk skips it (as GKE's gke-a100-jax sample patches
+// its Job's tolerations), and the Job it patches is read once. A Job
+// created from metadata.generateName is read under that prefix.
+func TestWalkSkipsKustomizePatches(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "k/job.yaml", "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: trainer\nspec:\n  backoffLimit: 0\n  template:\n    spec:\n      containers: [{name: w, image: w}]\n      restartPolicy: Never\n")
+	write(t, dir, "k/job-patch.yaml", "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: trainer\nspec:\n  template:\n    spec:\n      tolerations: [{key: nvidia.com/gpu, operator: Exists}]\n")
+	write(t, dir, "k/strategic.yaml", "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: trainer\nspec:\n  backoffLimit: 4\n")
+	write(t, dir, "k/kustomization.yaml", "resources: [job.yaml]\npatches:\n- path: job-patch.yaml\n- patch: |-\n    - op: replace\n      path: /spec/completions\n      value: 32\n  target: {kind: Job}\npatchesStrategicMerge:\n- strategic.yaml\n")
+	write(t, dir, "q/job-team-a.yaml", "apiVersion: batch/v1\nkind: Job\nmetadata:\n  namespace: team-a\n  generateName: sample-job-team-a-\nspec:\n  backoffLimit: 0\n  template:\n    spec:\n      containers: [{name: w, image: w}]\n      restartPolicy: Never\n")
+	g, err := topology.Load([]string{dir}, topology.Options{WorkDir: dir})
+	if err != nil {
+		t.Fatalf("a kustomization with a patch of its Job: %v", err)
+	}
+	skipped := map[string]string{}
+	for _, s := range g.Skipped {
+		skipped[s.File] = s.Why
+	}
+	for _, f := range []string{"k/job-patch.yaml", "k/strategic.yaml"} {
+		if skipped[f] != topology.SkipPatch {
+			t.Errorf("%s skipped as %q, want %q", f, skipped[f], topology.SkipPatch)
+		}
+	}
+	if c := g.Component("trainer"); c == nil || c.Job == nil || c.Job.MaxRetries != 0 {
+		t.Errorf("the patched Job is not read from job.yaml: %+v", c)
+	}
+	if g.Component("sample-job-team-a-") == nil {
+		t.Errorf("the Job named by generateName is not read: %v", names(g))
+	}
+	// Named on the command line, a patch is read like any file.
+	if _, err := topology.Load([]string{filepath.Join(dir, "k/job-patch.yaml")}, topology.Options{WorkDir: dir}); err != nil {
+		t.Errorf("the patch named: %v", err)
 	}
 }
