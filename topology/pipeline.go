@@ -116,17 +116,6 @@ func (ld *loader) linkPipelines() ([]*Graph, error) {
 	for _, d := range ld.decls {
 		add(d.pipeline)
 	}
-	sort.Strings(keys)
-	if len(keys) <= 1 {
-		g, err := ld.link()
-		if err != nil {
-			return nil, err
-		}
-		if len(keys) == 1 {
-			g.Pipeline = keys[0]
-		}
-		return []*Graph{g}, nil
-	}
 	// Findings of loading belong to the pipeline of their file.
 	fileOf := map[string]string{}
 	for f, p := range ld.pipes.ofFile {
@@ -137,6 +126,22 @@ func (ld *loader) linkPipelines() ([]*Graph, error) {
 		for _, f := range c.Files {
 			fileOf[f] = c.pipeline
 		}
+	}
+	// A pipeline may hold findings and no component: a root module that
+	// only calls registry modules it cannot follow.
+	for _, f := range ld.findings {
+		add(fileOf[f.Pos.File])
+	}
+	sort.Strings(keys)
+	if len(keys) <= 1 {
+		g, err := ld.link()
+		if err != nil {
+			return nil, err
+		}
+		if len(keys) == 1 {
+			g.Pipeline = keys[0]
+		}
+		return []*Graph{g}, nil
 	}
 	var out []*Graph
 	for i, k := range keys {

@@ -103,3 +103,30 @@ resource "google_pubsub_subscription" "s" {
 	}
 	t.Errorf("no unresolved-reference for the push endpoint: %+v", g.Findings)
 }
+
+// A root module that only calls a registry module is a pipeline of
+// findings and no component: its finding is kept beside another root
+// module's pipeline, not dropped with the empty graph.
+func TestRootModuleOfOnlyRegistryModules(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "examples/simple/main.tf", "module \"pubsub\" {\n  source  = \"terraform-google-modules/pubsub/google\"\n  version = \"~> 7.0\"\n}\n")
+	write(t, dir, "jobs/main.tf", "resource \"google_cloud_run_v2_job\" \"j\" {\n  name     = \"j\"\n  location = \"us-central1\"\n  template {\n    template {\n      max_retries = 0\n      containers { image = \"example/j\" }\n    }\n  }\n}\n")
+	graphs, err := topology.LoadPipelines([]string{dir}, topology.Options{WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, g := range graphs {
+		for _, f := range g.Findings {
+			if strings.HasPrefix(f.Pos.String(), "examples/simple/main.tf:2:13") && strings.Contains(f.Message, `module "pubsub"`) {
+				found = true
+				if g.Pipeline != "examples/simple" {
+					t.Errorf("the finding is in pipeline %q, want examples/simple", g.Pipeline)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the registry pubsub module's finding was dropped (%d pipelines)", len(graphs))
+	}
+}
