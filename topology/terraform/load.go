@@ -383,7 +383,19 @@ func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, 
 		locals: map[string]*hclsyntax.Attribute{}, resources: map[string]*resourceDecl{},
 		outputs: map[string]*hclsyntax.Attribute{}, children: map[string]*module{},
 		memo: map[memoKey]evalResult{}, busy: map[memoKey]bool{}}
+	// Override files are merged into the others' blocks after all of
+	// them, in name order, as Terraform does.
+	ordered := make([]*srcFile, 0, len(srcs))
+	var overrides []*srcFile
 	for _, sf := range srcs {
+		if overrideFile(sf.name) {
+			overrides = append(overrides, sf)
+		} else {
+			ordered = append(ordered, sf)
+		}
+	}
+	slices.SortStableFunc(overrides, func(a, b *srcFile) int { return strings.Compare(filepath.Base(a.name), filepath.Base(b.name)) })
+	for _, sf := range append(ordered, overrides...) {
 		st.files[sf.name] = sf
 		st.out.Files = append(st.out.Files, sf.name)
 		if err := nestingError(sf); err != nil {
@@ -397,6 +409,10 @@ func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, 
 			return nil, err
 		}
 		if body == nil {
+			continue
+		}
+		if overrideFile(sf.name) {
+			m.override(body)
 			continue
 		}
 		if err := m.declare(body); err != nil {
@@ -506,6 +522,97 @@ func (m *module) declare(body *hclsyntax.Body) error {
 		}
 	}
 	return nil
+}
+
+// overrideFile reports whether name is a Terraform override file:
+// override.tf, NAME_override.tf, or either in JSON (.tf.json).
+func overrideFile(name string) bool {
+	base := strings.TrimSuffix(filepath.Base(name), ".json")
+	return base == "override.tf" || strings.HasSuffix(base, "_override.tf")
+}
+
+// override merges the blocks of an override file into those declared: an
+// argument replaces the original's, and nested blocks of a type replace
+// all the original's blocks of that type; a local, a variable's default
+// and an output's value replace theirs. A block with nothing to override
+// is noted and left out, as Terraform refuses it.
+func (m *module) override(body *hclsyntax.Body) {
+	for _, b := range body.Blocks {
+		switch b.Type {
+		case "resource":
+			if len(b.Labels) != 2 {
+				continue
+			}
+			key := b.Labels[0] + "." + b.Labels[1]
+			d := m.resources[key]
+			if d == nil {
+				m.note(b.TypeRange, "override of resource %s%s, which is not declared; not used", m.prefix(), key)
+				continue
+			}
+			merged := *d.block
+			merged.Body = mergeBody(d.block.Body, b.Body)
+			d.block = &merged
+			_, count := merged.Body.Attributes["count"]
+			_, each := merged.Body.Attributes["for_each"]
+			d.repeated = count || each
+		case "module":
+			if len(b.Labels) != 1 {
+				continue
+			}
+			i := slices.IndexFunc(m.calls, func(c *hclsyntax.Block) bool { return c.Labels[0] == b.Labels[0] })
+			if i < 0 {
+				m.note(b.TypeRange, "override of module %q, which is not called; not used", b.Labels[0])
+				continue
+			}
+			merged := *m.calls[i]
+			merged.Body = mergeBody(m.calls[i].Body, b.Body)
+			m.calls[i] = &merged
+		case "locals":
+			for name, a := range b.Body.Attributes {
+				m.locals[name] = a
+			}
+		case "variable":
+			if v := m.vars[firstLabel(b)]; v != nil {
+				if a := b.Body.Attributes["default"]; a != nil {
+					v.def = a.Expr
+				}
+			}
+		case "output":
+			if a := b.Body.Attributes["value"]; a != nil && firstLabel(b) != "" {
+				m.outputs[firstLabel(b)] = a
+			}
+		}
+	}
+}
+
+func firstLabel(b *hclsyntax.Block) string {
+	if len(b.Labels) == 0 {
+		return ""
+	}
+	return b.Labels[0]
+}
+
+// mergeBody is orig with over's arguments in place of its own, and over's
+// nested blocks in place of all orig's blocks of their types.
+func mergeBody(orig, over *hclsyntax.Body) *hclsyntax.Body {
+	out := *orig
+	out.Attributes = maps.Clone(orig.Attributes)
+	if out.Attributes == nil {
+		out.Attributes = hclsyntax.Attributes{}
+	}
+	maps.Copy(out.Attributes, over.Attributes)
+	replaced := map[string]bool{}
+	for _, b := range over.Blocks {
+		replaced[b.Type] = true
+	}
+	out.Blocks = nil
+	for _, b := range orig.Blocks {
+		if !replaced[b.Type] {
+			out.Blocks = append(out.Blocks, b)
+		}
+	}
+	out.Blocks = append(out.Blocks, over.Blocks...)
+	return &out
 }
 
 func (m *module) prefix() string {
