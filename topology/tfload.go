@@ -171,8 +171,9 @@ func terraformError(err error) error {
 
 func tfPos(p terraform.Pos) Pos { return Pos{File: p.File, Line: p.Line, Col: p.Col} }
 
-// retryingModule matches the source of a registry or git module whose name
-// says it deploys a retry layer retrylint reads (terraform-google-modules/
+// retryingModule matches the source of a module not followed (registry,
+// git, or a local directory that is missing) whose name says it deploys a
+// retry layer retrylint reads (terraform-google-modules/
 // pubsub/google, …/cloud-run/google, a "workflows" module): one it cannot
 // follow hides that layer, so it stays a finding.
 var retryingModule = lazyre.New(`(?i)(pub-?sub|cloud-?run|workflows?|eventarc|cloud-?tasks|tasks-queue|scheduler|functions?|run-?job)`)
@@ -180,8 +181,9 @@ var retryingModule = lazyre.New(`(?i)(pub-?sub|cloud-?run|workflows?|eventarc|cl
 // terraformModule turns the resources of one module into components.
 func (ld *loader) terraformModule(m *terraform.Module) error {
 	for _, n := range m.Notes {
-		if n.Remote != "" && !retryingModule.Regexp().MatchString(n.Remote) {
-			// A registry module for projects, networks or IAM: listed
+		if n.Module != "" && !retryingModule.Regexp().MatchString(n.Module) {
+			// A module for projects, networks or IAM not followed (from a
+			// registry, or a local directory that is missing): listed
 			// under --verbose, not a finding on every run.
 			ld.unfollowed = append(ld.unfollowed, tfPos(n.Pos).String()+": Terraform: "+n.Msg)
 			continue

@@ -7,10 +7,11 @@ import (
 	"github.com/retrylint/retrylint/topology"
 )
 
-// A registry module retrylint cannot follow is a finding only when its name
-// says it deploys a retry layer (Pub/Sub, Cloud Run, Workflows, …); one for
-// APIs, projects or networks is listed under --verbose, as Google's
-// microservices-demo calls project-factory and gcloud.
+// A module retrylint cannot follow (from a registry or git, or a local
+// directory that is missing, as fabric's test fixtures name one) is a
+// finding only when its name says it deploys a retry layer (Pub/Sub, Cloud
+// Run, Workflows, …); one for APIs, projects or networks is listed under
+// --verbose, as Google's microservices-demo calls project-factory and gcloud.
 func TestRemoteModules(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "main.tf", `
@@ -27,6 +28,12 @@ module "pubsub" {
 }
 module "jobs" {
   source = "git::https://github.com/example/cloud-run-jobs.git"
+}
+module "vpc" {
+  source = "./fabric/modules/net-vpc"
+}
+module "topics" {
+  source = "./fabric/modules/pubsub"
 }
 resource "google_cloud_run_v2_job" "j" {
   name     = "j"
@@ -47,16 +54,18 @@ resource "google_cloud_run_v2_job" "j" {
 	for _, f := range g.Findings {
 		found = append(found, f.Pos.String()+" "+f.Message)
 	}
-	for _, want := range []string{`main.tf:10:13 Terraform: module "pubsub"`, `main.tf:14:12 Terraform: module "jobs"`} {
+	for _, want := range []string{`main.tf:10:13 Terraform: module "pubsub"`, `main.tf:14:12 Terraform: module "jobs"`,
+		`main.tf:20:12 Terraform: module "topics": ./fabric/modules/pubsub:`} {
 		if !containsPrefix(found, want) {
 			t.Errorf("no finding %q in %q", want, found)
 		}
 	}
-	if len(found) != 2 {
-		t.Errorf("findings %q, want the pubsub and jobs modules only", found)
+	if len(found) != 3 {
+		t.Errorf("findings %q, want the pubsub, jobs and topics modules only", found)
 	}
 	unfollowed := strings.Join(g.Unfollowed, "\n")
-	for _, want := range []string{`main.tf:3:13: Terraform: module "enable_google_apis"`, `main.tf:7:12: Terraform: module "network"`} {
+	for _, want := range []string{`main.tf:3:13: Terraform: module "enable_google_apis"`, `main.tf:7:12: Terraform: module "network"`,
+		`main.tf:17:12: Terraform: module "vpc": ./fabric/modules/net-vpc:`} {
 		if !strings.Contains(unfollowed, want) {
 			t.Errorf("--verbose does not list %q: %q", want, unfollowed)
 		}

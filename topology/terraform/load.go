@@ -645,7 +645,7 @@ func (m *module) follow(call *hclsyntax.Block, depth int) error {
 	s := v.AsString()
 	if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") {
 		m.note(src.Expr.Range(), "module %q: source %q is not a local path; not followed", name, s)
-		m.st.out.Notes[len(m.st.out.Notes)-1].Remote = s
+		m.st.out.Notes[len(m.st.out.Notes)-1].Module = s
 		return nil
 	}
 	if m.st.inMemory {
@@ -660,10 +660,12 @@ func (m *module) follow(call *hclsyntax.Block, depth int) error {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		m.note(src.Expr.Range(), "module %q: %s: %s; not followed", name, s, input.PathErr(err))
+		m.st.out.Notes[len(m.st.out.Notes)-1].Module = s
 		return nil
 	}
 	if !m.st.within(real) {
 		m.note(src.Expr.Range(), "module %q: %s is outside the given roots; not followed", name, s)
+		m.st.out.Notes[len(m.st.out.Notes)-1].Module = s
 		return nil
 	}
 	for _, d := range m.st.stack {

@@ -61,9 +61,10 @@ func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 type Note struct {
 	Pos Pos
 	Msg string
-	// Remote is the source of a module call not followed because it is
-	// not a local path (a registry or git module); "" for other notes.
-	Remote string
+	// Module is the source of a module call not followed (a registry or
+	// git module, a local directory that is missing or outside the roots);
+	// "" for other notes.
+	Module string
 }
 
 // Options control reading.
