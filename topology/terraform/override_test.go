@@ -82,3 +82,26 @@ resource "google_cloud_run_v2_job" "missing" {
 		t.Error("an override with no base became a resource")
 	}
 }
+
+// A resource declared twice (Terraform refuses the module) is noted when it
+// is one retrylint reads, and left alone otherwise: a folder of test
+// fragments that each declare one IAM binding is not a retry layer.
+func TestDeclaredTwice(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"a.tf": "resource \"google_cloud_run_v2_job\" \"j\" {\n  name = \"a\"\n}\nresource \"google_kms_crypto_key_iam_binding\" \"b\" {\n  role = \"r\"\n}\n",
+		"b.tf": "resource \"google_cloud_run_v2_job\" \"j\" {\n  name = \"b\"\n}\nresource \"google_kms_crypto_key_iam_binding\" \"b\" {\n  role = \"r\"\n}\n",
+	})
+	m, err := LoadDir(dir, Options{Display: func(a string) string {
+		rel, _ := filepath.Rel(dir, a)
+		return filepath.ToSlash(rel)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Notes) != 1 || m.Notes[0].Pos.String() != "b.tf:1:1" || !strings.Contains(m.Notes[0].Msg, "google_cloud_run_v2_job.j is declared twice") {
+		t.Errorf("notes %+v, want the job declared twice at b.tf:1:1 only", m.Notes)
+	}
+	if v := attr(t, resource(t, m, "google_cloud_run_v2_job.j"), "name"); v.Pattern != "a" {
+		t.Errorf("name %q, want the first declaration's", v.Pattern)
+	}
+}
