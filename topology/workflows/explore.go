@@ -64,8 +64,9 @@ type calleeFunc func(fn string) *summary
 
 // explore runs the path-sensitive assigned-variable analysis over a scope's graph.
 func explore(g *graph, callee calleeFunc) *summary {
-	s := &summary{g: g, byNode: map[int][]int{}}
-	index := map[stateKey]int{}
+	// Most nodes are reached in one state: size for that.
+	s := &summary{g: g, byNode: make(map[int][]int, len(g.nodes)), states: make([]*state, 0, len(g.nodes))}
+	index := make(map[stateKey]int, len(g.nodes))
 	words := (len(g.vars) + 7) / 8
 	start := make([]byte, words)
 	for _, p := range g.scope.params {
@@ -280,8 +281,8 @@ func (s *summary) steps(i int) []string {
 	if st.names <= 2*pathEnds {
 		return s.tail(i, st.names)
 	}
-	out := append([]string(nil), st.head...)
-	out = append(out, PathElision)
+	out := make([]string, 0, len(st.head)+1+pathEnds)
+	out = append(append(out, st.head...), PathElision)
 	return append(out, s.tail(i, pathEnds)...)
 }
 
@@ -296,7 +297,7 @@ func joinSteps(a, b []string) []string {
 
 // tail returns the last n step names on the path to state i.
 func (s *summary) tail(i, n int) []string {
-	var names []string
+	names := make([]string, 0, n)
 	for ; i >= 0; i = s.states[i].parent {
 		name := s.g.nodes[s.states[i].key.node].name
 		if name == "" || (len(names) > 0 && names[len(names)-1] == name) {
@@ -313,7 +314,8 @@ func (s *summary) tail(i, n int) []string {
 
 // failPaths turns the failures into FailPaths, following failing subworkflow calls.
 func (s *summary) failPaths() {
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(s.failures))
+	s.paths = slices.Grow(s.paths, len(s.failures))
 	for _, f := range s.failures {
 		prefix := s.steps(f.state)
 		var list []FailPath
