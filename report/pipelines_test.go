@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -144,15 +143,7 @@ func TestMarkdownPipelinesFitAPullRequestComment(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	if n := utf8.RuneCountInString(out); n > 65536 {
-		t.Errorf("report is %d characters, more than a pull-request comment holds", n)
-	}
-	if n := strings.Count(out, "```"); n%2 != 0 {
-		t.Errorf("%d code fences: one is cut", n)
-	}
-	if open, closed := strings.Count(out, "<details>"), strings.Count(out, "</details>"); open != closed {
-		t.Errorf("%d <details> but %d </details>", open, closed)
-	}
+	checkCommentSize(t, out)
 	for i := range 5 {
 		head := fmt.Sprintf("### Pipeline `envs/env-%d`\n", i)
 		j := strings.Index(out, head)

@@ -1,15 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/retrylint/retrylint/model"
 )
 
 // TestTerraformJSONIncident runs incident 2 written in Terraform's JSON
@@ -30,26 +25,7 @@ func TestTerraformJSONIncident(t *testing.T) {
 	}
 	golden(t, "terraform-json-incident2.json", js)
 
-	summary := func(arg string) (findings, chains []string) {
-		js, stderr, _ := runCLI(t, root, "--format", "json", arg)
-		var res model.Result
-		if err := json.Unmarshal([]byte(js), &res); err != nil {
-			t.Fatalf("%s: %v (%s)", arg, err, stderr)
-		}
-		for _, f := range res.Findings {
-			findings = append(findings, string(f.Severity)+" "+f.Rule+" "+f.Component)
-		}
-		for _, c := range res.Chains {
-			n := "unbounded"
-			if c.Attempts != nil {
-				n = strconv.FormatInt(*c.Attempts, 10)
-			}
-			chains = append(chains, strings.Join(c.Path, " → ")+" "+c.Formula+" "+n)
-		}
-		sort.Strings(findings)
-		sort.Strings(chains)
-		return findings, chains
-	}
+	summary := func(arg string) (findings, chains []string) { return resultSummary(t, root, arg) }
 	tf, tc := summary("examples/topology/terraform/incident2/retrylint.yaml")
 	jf, jc := summary(arg)
 	if len(tf) == 0 || strings.Join(tf, "\n") != strings.Join(jf, "\n") {

@@ -376,24 +376,7 @@ func TestTopologyGuideOutput(t *testing.T) {
 func TestTerraformIncidentsMatchYAML(t *testing.T) {
 	root := repoRoot(t)
 	summary := func(dir string) (findings, chains []string) {
-		js, stderr, _ := runCLI(t, root, "--format", "json", "examples/topology/"+dir+"/retrylint.yaml")
-		var res model.Result
-		if err := json.Unmarshal([]byte(js), &res); err != nil {
-			t.Fatalf("%s: %v (%s)", dir, err, stderr)
-		}
-		for _, f := range res.Findings {
-			findings = append(findings, string(f.Severity)+" "+f.Rule+" "+f.Component)
-		}
-		for _, c := range res.Chains {
-			n := "unbounded"
-			if c.Attempts != nil {
-				n = strconv.FormatInt(*c.Attempts, 10)
-			}
-			chains = append(chains, strings.Join(c.Path, " → ")+" "+c.Formula+" "+n)
-		}
-		sort.Strings(findings)
-		sort.Strings(chains)
-		return findings, chains
+		return resultSummary(t, root, "examples/topology/"+dir+"/retrylint.yaml")
 	}
 	for _, dir := range []string{"incident1", "incident1-fixed", "incident2", "incident2-fixed"} {
 		yf, yc := summary(dir)
@@ -582,4 +565,29 @@ resource "google_pubsub_subscription" "s" {
 	if strings.Contains(js, "(pipeline envs/") {
 		t.Errorf("the JSON message carries the pipeline note; JSON has the pipeline field:\n%s", js)
 	}
+}
+
+// resultSummary runs `retrylint topology --format json arg` in root and
+// lists its findings (severity, rule, component) and its worst cases
+// (path, formula, attempts), each sorted, to compare two runs by.
+func resultSummary(t *testing.T, root, arg string) (findings, chains []string) {
+	t.Helper()
+	js, stderr, _ := runCLI(t, root, "--format", "json", arg)
+	var res model.Result
+	if err := json.Unmarshal([]byte(js), &res); err != nil {
+		t.Fatalf("%s: %v (%s)", arg, err, stderr)
+	}
+	for _, f := range res.Findings {
+		findings = append(findings, string(f.Severity)+" "+f.Rule+" "+f.Component)
+	}
+	for _, c := range res.Chains {
+		n := "unbounded"
+		if c.Attempts != nil {
+			n = strconv.FormatInt(*c.Attempts, 10)
+		}
+		chains = append(chains, strings.Join(c.Path, " → ")+" "+c.Formula+" "+n)
+	}
+	sort.Strings(findings)
+	sort.Strings(chains)
+	return findings, chains
 }
