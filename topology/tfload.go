@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -44,35 +45,37 @@ func (ld *loader) addTerraform(abs string, named bool) {
 // .tf file holding one is documentation with HCL in it, not a module.
 var markdownFence = lazyre.New("(?m)^```")
 
-// parsingTerraform leaves out of files those met in a directory walk that
-// do not parse and are not recognisably Terraform of a retry layer (they
-// name no resource type retrylint reads, or they are Markdown: a generated
-// sample with code fences around its HCL), each skipped and counted. A
-// named file, or a broken one naming such a resource, is an error at the
-// place it breaks.
-func (ld *loader) parsingTerraform(files []string) ([]string, error) {
-	var kept []string
-	for _, abs := range files {
-		data, err := input.Read(abs, ld.opts.MaxFileSize)
-		if err != nil {
-			// Load reports it, at the file.
-			kept = append(kept, abs)
-			continue
+// loadModule reads the module of files. When one met in a directory walk
+// does not parse and is not recognisably Terraform of a retry layer (it
+// names no resource type retrylint reads, or it is Markdown: a generated
+// sample with code fences around its HCL), it is skipped and counted and
+// the rest is read again; nil when nothing is left. A named file, or a
+// broken one naming such a resource, is an error at the place it breaks.
+// Files are read a second time only on an error.
+func (ld *loader) loadModule(files []string) (*terraform.Module, error) {
+	sort.Strings(files)
+	for len(files) > 0 {
+		m, err := terraform.Load(files, terraform.Options{Roots: ld.tfRoots(), MaxFileSize: ld.opts.MaxFileSize, Display: ld.display})
+		var te *terraform.Error
+		if err == nil || !errors.As(err, &te) {
+			return m, err
 		}
-		err = terraform.CheckSyntax(ld.display(abs), data)
-		switch {
-		case err == nil:
-			kept = append(kept, abs)
-		case ld.tfNamed[abs]:
+		i := slices.IndexFunc(files, func(abs string) bool { return ld.display(abs) == te.Pos.File })
+		if i < 0 || ld.tfNamed[files[i]] {
 			return nil, terraformError(err)
-		case terraform.NamesResourceType(data) && !markdownFence.Regexp().Match(data):
+		}
+		data, rerr := input.Read(files[i], ld.opts.MaxFileSize)
+		if rerr != nil || terraform.CheckSyntax(te.Pos.File, data) == nil {
+			return nil, terraformError(err) // not a syntax error: Terraform refuses the module
+		}
+		if terraform.NamesResourceType(data) && !markdownFence.Regexp().Match(data) {
 			ie := terraformError(err).(*InputError)
 			return nil, &InputError{Pos: ie.Pos, Msg: ie.Msg + ignoreHint}
-		default:
-			ld.skip(ld.display(abs), SkipNotTerraform)
 		}
+		ld.skip(te.Pos.File, SkipNotTerraform)
+		files = slices.Delete(slices.Clone(files), i, i+1)
 	}
-	return kept, nil
+	return nil, nil
 }
 
 // tfRoots are where Terraform may read file(), templatefile() and local
@@ -105,17 +108,12 @@ func (ld *loader) loadTerraform() error {
 	var mods []*terraform.Module
 	called := map[string]bool{}
 	for _, dir := range ld.tfDirs {
-		files, err := ld.parsingTerraform(ld.tfFiles[dir])
+		m, err := ld.loadModule(ld.tfFiles[dir])
 		if err != nil {
 			return err
 		}
-		if len(files) == 0 {
+		if m == nil {
 			continue
-		}
-		sort.Strings(files)
-		m, err := terraform.Load(files, terraform.Options{Roots: ld.tfRoots(), MaxFileSize: ld.opts.MaxFileSize, Display: ld.display})
-		if err != nil {
-			return terraformError(err)
 		}
 		mods = append(mods, m)
 		for _, d := range m.ModuleDirs {
