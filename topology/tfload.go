@@ -626,6 +626,10 @@ func (tm *tfMapper) scheduler(r *terraform.Resource, name string, pos Pos) (*Com
 		call.To, call.ToKind = workflowExecutionsURL.FindStringSubmatch(uri)[1], KindWorkflow
 	case strings.Trim(uri, terraform.Wildcard) == "":
 		call.To, call.Awaits = r.Address+".http_target.uri", true
+		call.Unknown = v.Expr
+		if call.Unknown == "" {
+			call.Unknown = uri
+		}
 	default:
 		call.To, call.Awaits = "url:"+uri, true
 	}

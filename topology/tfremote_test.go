@@ -139,3 +139,31 @@ func TestRootModuleOfOnlyRegistryModules(t *testing.T) {
 		t.Errorf("the registry pubsub module's finding was dropped (%d pipelines)", len(graphs))
 	}
 }
+
+// A Cloud Scheduler target URI from a variable is quoted as written too.
+func TestUnknownSchedulerTarget(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "main.tf", `
+variable "target" {}
+resource "google_cloud_scheduler_job" "job" {
+  name     = "nightly"
+  schedule = "0 3 * * *"
+  http_target {
+    uri = var.target
+  }
+}
+`)
+	g, err := topology.Load([]string{dir}, topology.Options{WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range g.Findings {
+		if strings.Contains(f.Message, "nightly") {
+			if want := "delivers to an endpoint not known statically, var.target, which matches no component"; !strings.Contains(f.Message, want) {
+				t.Errorf("finding %q, want %q", f.Message, want)
+			}
+			return
+		}
+	}
+	t.Errorf("no unresolved-reference for the scheduler's target: %+v", g.Findings)
+}
