@@ -11,9 +11,12 @@ import (
 
 // manifestLoader reads one kind of manifest document.
 type manifestLoader struct {
-	name   string
-	detect func(r *yaml.Node) bool
-	load   func(file string, r *yaml.Node) (*Component, error)
+	name string
+	// group and kind detect a Kubernetes-style manifest by its apiVersion
+	// group and kind; detect, when they are empty, any other format.
+	group, kind string
+	detect      func(r *yaml.Node) bool
+	load        func(file string, r *yaml.Node) (*Component, error)
 	// loadAll reads a format that gives several components (a function and
 	// its event trigger); used when load is nil.
 	loadAll func(file string, r *yaml.Node) ([]*Component, error)
@@ -35,65 +38,51 @@ func apiKind(r *yaml.Node, group, kind string) bool {
 
 // manifestLoaders lists the manifest formats in detection order.
 var manifestLoaders = []manifestLoader{
-	{"Cloud Run job (run.googleapis.com/v1 Job)", func(r *yaml.Node) bool {
-		return apiKind(r, "run.googleapis.com", "Job")
-	}, loadJobV1, nil},
-	{"Cloud Run job (Config Connector RunJob)", func(r *yaml.Node) bool {
-		return apiKind(r, "run.cnrm.cloud.google.com", "RunJob")
-	}, loadJobKCC, nil},
-	{"Cloud Scheduler job (gcloud describe)", isSchedulerGcloud, loadSchedulerGcloud, nil},
-	{"Cloud Scheduler job (Config Connector CloudSchedulerJob)", func(r *yaml.Node) bool {
-		return apiKind(r, "cloudscheduler.cnrm.cloud.google.com", "CloudSchedulerJob")
-	}, loadSchedulerKCC, nil},
-	{"Cloud Run job (Admin API v2)", func(r *yaml.Node) bool {
+	{name: "Cloud Run job (run.googleapis.com/v1 Job)", group: "run.googleapis.com", kind: "Job", load: loadJobV1},
+	{name: "Cloud Run job (Config Connector RunJob)", group: "run.cnrm.cloud.google.com", kind: "RunJob", load: loadJobKCC},
+	{name: "Cloud Scheduler job (gcloud describe)", detect: isSchedulerGcloud, load: loadSchedulerGcloud},
+	{name: "Cloud Scheduler job (Config Connector CloudSchedulerJob)", group: "cloudscheduler.cnrm.cloud.google.com", kind: "CloudSchedulerJob", load: loadSchedulerKCC},
+	{name: "Cloud Run job (Admin API v2)", detect: func(r *yaml.Node) bool {
 		return v2JobName.MatchString(str(r, "name")) && val(r, "template") != nil
-	}, loadJobV2, nil},
-	{"Cloud Run service (serving.knative.dev/v1 Service)", func(r *yaml.Node) bool {
-		return apiKind(r, "serving.knative.dev", "Service")
-	}, loadServiceV1, nil},
-	{"Cloud Run service (Config Connector RunService)", func(r *yaml.Node) bool {
-		return apiKind(r, "run.cnrm.cloud.google.com", "RunService")
-	}, loadServiceKCC, nil},
-	{"Cloud Run service (Admin API v2)", func(r *yaml.Node) bool {
+	}, load: loadJobV2},
+	{name: "Cloud Run service (serving.knative.dev/v1 Service)", group: "serving.knative.dev", kind: "Service", load: loadServiceV1},
+	{name: "Cloud Run service (Config Connector RunService)", group: "run.cnrm.cloud.google.com", kind: "RunService", load: loadServiceKCC},
+	{name: "Cloud Run service (Admin API v2)", detect: func(r *yaml.Node) bool {
 		return v2ServiceName.MatchString(str(r, "name")) && val(r, "template") != nil
-	}, loadServiceV2, nil},
-	{"Pub/Sub subscription (Config Connector PubSubSubscription)", func(r *yaml.Node) bool {
-		return apiKind(r, "pubsub.cnrm.cloud.google.com", "PubSubSubscription")
-	}, loadSubscriptionKCC, nil},
-	{"Pub/Sub subscription (gcloud describe)", func(r *yaml.Node) bool {
+	}, load: loadServiceV2},
+	{name: "Pub/Sub subscription (Config Connector PubSubSubscription)", group: "pubsub.cnrm.cloud.google.com", kind: "PubSubSubscription", load: loadSubscriptionKCC},
+	{name: "Pub/Sub subscription (gcloud describe)", detect: func(r *yaml.Node) bool {
 		return subscriptionRE.MatchString(str(r, "name")) && val(r, "topic") != nil
-	}, loadSubscriptionGcloud, nil},
-	{"Eventarc trigger (Config Connector EventarcTrigger)", func(r *yaml.Node) bool {
-		return apiKind(r, "eventarc.cnrm.cloud.google.com", "EventarcTrigger")
-	}, loadTriggerKCC, nil},
-	{"Eventarc trigger (gcloud describe)", func(r *yaml.Node) bool {
+	}, load: loadSubscriptionGcloud},
+	{name: "Eventarc trigger (Config Connector EventarcTrigger)", group: "eventarc.cnrm.cloud.google.com", kind: "EventarcTrigger", load: loadTriggerKCC},
+	{name: "Eventarc trigger (gcloud describe)", detect: func(r *yaml.Node) bool {
 		return triggerRE.MatchString(str(r, "name")) && val(r, "destination") != nil
-	}, loadTriggerGcloud, nil},
-	{"Cloud Tasks queue (gcloud describe)", func(r *yaml.Node) bool {
+	}, load: loadTriggerGcloud},
+	{name: "Cloud Tasks queue (gcloud describe)", detect: func(r *yaml.Node) bool {
 		return queueRE.MatchString(str(r, "name"))
-	}, loadQueueGcloud, nil},
-	{"Cloud Tasks queue (Config Connector CloudTasksQueue)", func(r *yaml.Node) bool {
-		return apiKind(r, "cloudtasks.cnrm.cloud.google.com", "CloudTasksQueue")
-	}, loadQueueKCC, nil},
-	{"Kubernetes Job (batch/v1 Job)", func(r *yaml.Node) bool {
-		return apiKind(r, "batch", "Job")
-	}, loadK8sJob, nil},
-	{"Kubernetes CronJob (batch/v1 CronJob)", func(r *yaml.Node) bool {
-		return apiKind(r, "batch", "CronJob")
-	}, loadK8sCronJob, nil},
-	{"Cloud Function (gcloud functions describe)", func(r *yaml.Node) bool {
+	}, load: loadQueueGcloud},
+	{name: "Cloud Tasks queue (Config Connector CloudTasksQueue)", group: "cloudtasks.cnrm.cloud.google.com", kind: "CloudTasksQueue", load: loadQueueKCC},
+	{name: "Kubernetes Job (batch/v1 Job)", group: "batch", kind: "Job", load: loadK8sJob},
+	{name: "Kubernetes CronJob (batch/v1 CronJob)", group: "batch", kind: "CronJob", load: loadK8sCronJob},
+	{name: "Cloud Function (gcloud functions describe)", detect: func(r *yaml.Node) bool {
 		return functionRE.MatchString(str(r, "name"))
-	}, nil, loadFunctionGcloud},
-	{"Cloud Function (Config Connector CloudFunctionsFunction)", func(r *yaml.Node) bool {
-		return apiKind(r, "cloudfunctions.cnrm.cloud.google.com", "CloudFunctionsFunction")
-	}, nil, loadFunctionKCC},
+	}, loadAll: loadFunctionGcloud},
+	{name: "Cloud Function (Config Connector CloudFunctionsFunction)", group: "cloudfunctions.cnrm.cloud.google.com", kind: "CloudFunctionsFunction", loadAll: loadFunctionKCC},
+}
+
+// detects reports whether r is of ml's format.
+func (ml manifestLoader) detects(r *yaml.Node) bool {
+	if ml.kind != "" {
+		return apiKind(r, ml.group, ml.kind)
+	}
+	return ml.detect(r)
 }
 
 // loadManifest detects and loads a manifest document; ok is false when the
 // document is of no known kind.
 func loadManifest(file string, r *yaml.Node) (cs []*Component, ok bool, err error) {
 	for _, ml := range manifestLoaders {
-		if !ml.detect(r) {
+		if !ml.detects(r) {
 			continue
 		}
 		if ml.load != nil {

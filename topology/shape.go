@@ -25,22 +25,8 @@ var (
 	apiGroup      = lazyre.New(`(?m)^apiVersion:[ \t]*['"]?([A-Za-z0-9.-]+)`)
 )
 
-// readKinds are the (API group, kind) pairs of the Kubernetes-style
-// manifests retrylint reads, as manifestLoaders detects them.
-var readKinds = map[string][]string{
-	"run.googleapis.com":                   {"Job"},
-	"run.cnrm.cloud.google.com":            {"RunJob", "RunService"},
-	"cloudscheduler.cnrm.cloud.google.com": {"CloudSchedulerJob"},
-	"serving.knative.dev":                  {"Service"},
-	"pubsub.cnrm.cloud.google.com":         {"PubSubSubscription"},
-	"eventarc.cnrm.cloud.google.com":       {"EventarcTrigger"},
-	"cloudtasks.cnrm.cloud.google.com":     {"CloudTasksQueue"},
-	"batch":                                {"Job", "CronJob"},
-	"cloudfunctions.cnrm.cloud.google.com": {"CloudFunctionsFunction"},
-}
-
 // ofReadKind reports whether src, which has apiVersion and kind at the top
-// level, names a kind retrylint reads: some top-level kind is one of the
+// level, names a kind a manifest loader reads: some top-level kind is one of the
 // kinds of some top-level apiVersion's group (documents are not told
 // apart, so a file of several is judged by all its kinds).
 func ofReadKind(src []byte) bool {
@@ -50,8 +36,8 @@ func ofReadKind(src []byte) bool {
 	}
 	for _, m := range apiGroup.Regexp().FindAllSubmatch(src, -1) {
 		group, _, _ := strings.Cut(string(m[1]), "/")
-		for _, k := range readKinds[group] {
-			if slices.Contains(kinds, k) {
+		for _, ml := range manifestLoaders {
+			if ml.kind != "" && ml.group == group && slices.Contains(kinds, ml.kind) {
 				return true
 			}
 		}
