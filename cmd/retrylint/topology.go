@@ -154,10 +154,8 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 		run.chains = append(run.chains, chains)
 		run.infos = append(run.infos, rules.ChainInfo(g))
 		res.Chains = append(res.Chains, chains...)
-		for _, c := range g.Components {
-			if assumedComponent(c) {
-				res.Assumed = append(res.Assumed, c.Name)
-			}
+		for name := range assumedNames(g) {
+			res.Assumed = append(res.Assumed, name)
 		}
 	}
 	sort.Strings(res.Assumed)
