@@ -82,12 +82,23 @@ func (w *walker) assign(lhs, rhs []ast.Expr, in []*path) {
 	}
 }
 
+// reused keys the failure an error variable held before the variable was
+// given the context's error.
+type reused struct{ key any }
+
 func (w *walker) assignCall(lhs []ast.Expr, idx int, call *ast.CallExpr, in []*path) {
 	key := w.errKey(lhs[idx])
 	if mentionsContextErr(w, call) {
-		// err := ctx.Err(): testing it tests the context, a bound.
+		// err := ctx.Err(): testing it tests the context, a bound. A
+		// failure the variable held stays the path's failure:
+		// `if err = ctx.Err(); err != nil { return err }` at the end of
+		// a reconnect loop reuses the variable, it does not undo the
+		// failed attempt.
 		if key != nil {
 			for _, p := range in {
+				if prev, ok := p.errs[key]; ok && prev.op != nil && prev.state == errNonNil && !prev.wait {
+					p.errs[reused{key}] = prev
+				}
 				p.errs[key] = errFact{wait: true}
 			}
 		}

@@ -505,6 +505,16 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 			l.Bound = BoundContext
 		}
 	}
+	if l.Bound == BoundNone && a.servesInbound(ops) {
+		// A server's accept loop that leaves on the error a closed
+		// listener gives (net.ErrClosed) stops when it is told to.
+		for _, e := range w.exits {
+			if e.p.guard == guardError {
+				l.Bound = BoundContext
+				break
+			}
+		}
+	}
 	for _, ev := range append(append([]event(nil), w.rounds...), w.exits...) {
 		if ev.p.keyLimit && l.Bound == BoundNone {
 			l.Bound = BoundAttempts

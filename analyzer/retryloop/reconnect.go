@@ -28,7 +28,7 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 		if len(own) == 0 {
 			continue
 		}
-		if a.acceptsInbound(op) || a.takesCounter(w.lc, op) || a.takesFreshItem(w.fc, w.lc, op) {
+		if a.takesCounter(w.lc, op) || a.takesFreshItem(w.fc, w.lc, op) {
 			continue
 		}
 		if !a.opensSession(op) && !a.resetsBackoff(w.lc, own) {
@@ -148,9 +148,22 @@ func (p *path) opSucceeded(op *ast.CallExpr) bool {
 	return p.last == op && p.http.narrowed && p.http.hasSuccess() && !p.http.has(500)
 }
 
+// servesInbound reports whether every operation accepts an inbound
+// connection.
+func (a *checker) servesInbound(ops []*ast.CallExpr) bool {
+	for _, op := range ops {
+		if !a.acceptsInbound(op) {
+			return false
+		}
+	}
+	return len(ops) > 0
+}
+
 // acceptsInbound reports whether op accepts an inbound connection
-// (net.Listener's Accept and the like): a server that backs off after a
-// failed accept serves, it does not retry a dependency.
+// (net.Listener's Accept and the like). An accept loop that waits after a
+// failed accept and goes round is a reconnect loop like any other: its
+// wait decides how every instance behaves when accepting keeps failing
+// (too many open files, a closed listener).
 func (a *checker) acceptsInbound(op *ast.CallExpr) bool {
 	fn := a.callee(op)
 	if fn == nil || len(fn.Name()) < 6 || fn.Name()[:6] != "Accept" {

@@ -181,8 +181,9 @@ func Poll(ctx context.Context, fetch func(context.Context) ([]byte, error), appl
 	}
 }
 
-// Serve accepts connections; backing off after a failed accept (too many
-// open files) serves clients, it does not retry a dependency.
+// Serve accepts connections and stops when the listener is closed; the
+// constant wait after a failed accept (too many open files) makes every
+// instance accept again in lock-step.
 func Serve(l net.Listener, handle func(net.Conn)) error {
 	for {
 		conn, err := l.Accept()
@@ -190,22 +191,42 @@ func Serve(l net.Listener, handle func(net.Conn)) error {
 			if errors.Is(err, net.ErrClosed) {
 				return err
 			}
-			time.Sleep(50 * time.Millisecond)
+			time.Sleep(50 * time.Millisecond) // want `fixed-sleep: `
 			continue
 		}
 		go handle(conn)
 	}
 }
 
-// ServeTCP accepts through a concrete listener type.
+// ServeTCP accepts through a concrete listener type; a closed listener
+// makes it spin forever.
 func ServeTCP(l *net.TCPListener, handle func(net.Conn)) {
-	for {
+	for { // want `unbounded-retry: ` `unclassified-retry: `
 		conn, err := l.AcceptTCP()
 		if err != nil {
-			time.Sleep(50 * time.Millisecond)
+			time.Sleep(50 * time.Millisecond) // want `fixed-sleep: `
 			continue
 		}
 		go handle(conn)
+	}
+}
+
+// ServeBackoff backs off after a failed accept as net/http does, with
+// jitter and a cap, and stops with the listener.
+func ServeBackoff(l net.Listener, out chan<- net.Conn) error {
+	var delay time.Duration
+	for {
+		conn, err := l.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return err
+			}
+			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+			time.Sleep(delay/2 + rand.N(delay/2))
+			continue
+		}
+		delay = 0
+		out <- conn
 	}
 }
 

@@ -195,10 +195,25 @@ func Stop(addr string, stop <-chan struct{}) (*Conn, error) {
 	}
 }
 
-// A server loop that accepts forever is not a retry loop.
+// A server loop that accepts forever spins on a closed listener.
 func Serve(l net.Listener, handle func(net.Conn)) {
+	for { // want `unbounded-retry: `
+		c, err := l.Accept()
+		if err != nil {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		go handle(c)
+	}
+}
+
+// A server loop that stops when its listener is closed.
+func ServeUntilClosed(l net.Listener, handle func(net.Conn)) error {
 	for {
 		c, err := l.Accept()
+		if errors.Is(err, net.ErrClosed) {
+			return err
+		}
 		if err != nil {
 			time.Sleep(100 * time.Millisecond)
 			continue
