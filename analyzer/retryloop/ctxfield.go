@@ -14,7 +14,7 @@ func (a *checker) receiverContext(pos token.Pos) (*types.Var, string) {
 	if recv == nil {
 		return nil, ""
 	}
-	return contextField(recv.Type(), recv.Name(), 0)
+	return contextField(a.pass.Pkg, recv.Type(), recv.Name(), 0)
 }
 
 // receiver is the named receiver of the method enclosing pos, or nil.
@@ -32,8 +32,10 @@ func (a *checker) receiver(pos token.Pos) *types.Var {
 }
 
 // contextField searches the fields of a struct type, breadth first, for a
-// context.Context.
-func contextField(t types.Type, via string, depth int) (*types.Var, string) {
+// context.Context that code of package pkg can reach: an unexported field
+// of another package's struct is out of its reach, and a fix naming it
+// would not compile.
+func contextField(pkg *types.Package, t types.Type, via string, depth int) (*types.Var, string) {
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
@@ -43,7 +45,7 @@ func contextField(t types.Type, via string, depth int) (*types.Var, string) {
 	}
 	var best *types.Var
 	for i := 0; i < st.NumFields(); i++ {
-		if f := st.Field(i); isContext(f.Type()) && (best == nil || f.Name() == "ctx") {
+		if f := st.Field(i); isContext(f.Type()) && reachable(pkg, f) && (best == nil || f.Name() == "ctx") {
 			best = f
 		}
 	}
@@ -52,12 +54,15 @@ func contextField(t types.Type, via string, depth int) (*types.Var, string) {
 	}
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
+		if !reachable(pkg, f) {
+			continue
+		}
 		if _, isNamed := types.Unalias(f.Type()).(*types.Named); !isNamed {
 			if _, isPtr := f.Type().(*types.Pointer); !isPtr {
 				continue
 			}
 		}
-		if v, expr := contextField(f.Type(), via+"."+f.Name(), depth+1); v != nil {
+		if v, expr := contextField(pkg, f.Type(), via+"."+f.Name(), depth+1); v != nil {
 			return v, expr
 		}
 	}
@@ -88,4 +93,9 @@ func (a *checker) enclosingDecl(pos token.Pos) *ast.FuncDecl {
 		}
 	}
 	return nil
+}
+
+// reachable reports whether code of package pkg can name the field f.
+func reachable(pkg *types.Package, f *types.Var) bool {
+	return f.Exported() || f.Pkg() == pkg
 }

@@ -696,7 +696,7 @@ func (a *checker) contextInScope(pos token.Pos) *types.Var {
 	for s := pkg.Innermost(pos); s != nil && s != pkg && s != types.Universe; s = s.Parent() {
 		var best *types.Var
 		for _, name := range s.Names() {
-			if v, ok := s.Lookup(name).(*types.Var); ok && isContext(v.Type()) && v.Pos() < pos && name != "_" {
+			if v, ok := s.Lookup(name).(*types.Var); ok && isContext(v.Type()) && v.Pos() < pos && name != "_" && !a.deadContext(v, pos) {
 				if best == nil || name == "ctx" {
 					best = v
 				}
@@ -708,6 +708,112 @@ func (a *checker) contextInScope(pos token.Pos) *types.Var {
 	}
 	v, _ := a.receiverContext(pos)
 	return v
+}
+
+// deadContext reports whether v is a context the function holding pos
+// makes itself and nobody can cancel while it runs: context.Background()
+// or TODO(), or a WithCancel or WithValue of one whose cancel runs only
+// on return. A wait that ignores it ignores nothing.
+func (a *checker) deadContext(v *types.Var, pos token.Pos) bool {
+	return a.deadContextSeen(v, pos, map[*types.Var]bool{})
+}
+
+func (a *checker) deadContextSeen(v *types.Var, pos token.Pos, seen map[*types.Var]bool) bool {
+	if seen[v] {
+		return true // ctx = context.WithValue(ctx, k, x): as dead as it was
+	}
+	seen[v] = true
+	decl := a.enclosingDecl(pos)
+	if decl == nil || decl.Body == nil || v.Pos() < decl.Body.Pos() || v.Pos() >= decl.Body.End() {
+		return false // a parameter, a receiver's field, a package variable
+	}
+	var defs []ast.Expr
+	var cancels []types.Object
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				id, ok := ast.Unparen(l).(*ast.Ident)
+				if !ok || a.info().ObjectOf(id) != v {
+					continue
+				}
+				rhs := rhsOf(len(n.Lhs), n.Rhs, i)
+				defs = append(defs, rhs)
+				if len(n.Lhs) == 2 && len(n.Rhs) == 1 && i == 0 {
+					if c, ok := ast.Unparen(n.Lhs[1]).(*ast.Ident); ok && c.Name != "_" {
+						cancels = append(cancels, a.info().ObjectOf(c))
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if a.info().Defs[id] == v {
+					defs = append(defs, rhsOf(len(n.Names), n.Values, i))
+				}
+			}
+		}
+		return true
+	})
+	if len(defs) == 0 {
+		return false
+	}
+	for _, d := range defs {
+		if !a.madeDead(d, seen, 0) {
+			return false
+		}
+	}
+	// The cancel function may be called only where the function returns.
+	for _, c := range cancels {
+		if c != nil && a.calledOutsideDefer(decl.Body, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// madeDead reports whether e builds a context nothing outside cancels.
+func (a *checker) madeDead(e ast.Expr, seen map[*types.Var]bool, depth int) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || depth > 3 {
+		return false
+	}
+	fn := a.callee(call)
+	switch {
+	case isPkgFunc(fn, "context", "Background", "TODO"):
+		return true
+	case isPkgFunc(fn, "context", "WithCancel", "WithCancelCause", "WithValue", "WithoutCancel") && len(call.Args) > 0:
+		if isPkgFunc(fn, "context", "WithoutCancel") {
+			return true
+		}
+		if id, ok := ast.Unparen(call.Args[0]).(*ast.Ident); ok {
+			if v, ok := a.info().ObjectOf(id).(*types.Var); ok && isContext(v.Type()) {
+				return a.deadContextSeen(v, id.Pos(), seen)
+			}
+		}
+		return a.madeDead(call.Args[0], seen, depth+1)
+	}
+	return false
+}
+
+// calledOutsideDefer reports whether the function obj is called, or
+// handed on, anywhere but in a defer statement.
+func (a *checker) calledOutsideDefer(body *ast.BlockStmt, obj types.Object) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if d, ok := n.(*ast.DeferStmt); ok {
+			if id, ok := ast.Unparen(d.Call.Fun).(*ast.Ident); ok && a.info().ObjectOf(id) == obj {
+				return false
+			}
+		}
+		if id, ok := n.(*ast.Ident); ok && a.info().Uses[id] == obj {
+			found = true
+		}
+		return true
+	})
+	return found
 }
 
 // countsAttempts reports whether a for statement's post statement counts:
