@@ -738,11 +738,11 @@ func shortGrowth(initial time.Duration, known bool, factor float64, attempts int
 const maxShortWait = ShortSchedule
 
 // ShortSchedule is the longest wait a growing delay may reach without a
-// cap of its own: a schedule bounded by a few attempts ends before its
-// waits grow long (3 attempts from 100 ms wait at most 400 ms, 5 from
-// 250 ms at most 2 s), while 6 attempts from 100 ms reach 3.2 s and need a
-// cap.
-const ShortSchedule = 2 * time.Second
+// cap of its own: a schedule that an attempt limit ends while its waits
+// are still shorter than a typical outage (5 attempts from 125 ms wait at
+// most 2 s, 9 from 10 ms at most 2.6 s) is capped by that limit, while 10
+// attempts from 500 ms reach 2 minutes and need a cap.
+const ShortSchedule = 30 * time.Second
 
 // grpcCodesPath is the package of gRPC status codes.
 const grpcCodesPath = "google.golang.org/grpc/codes"

@@ -105,7 +105,7 @@ func checkVersion(url string) (string, error) {
 		if !isTimeout(err) {
 			return "", err
 		}
-		time.Sleep(time.Duration(1<<i) * time.Second) // want `no-jitter: ` `no-cap: `
+		time.Sleep(time.Duration(1<<i) * time.Second) // want `no-jitter: `
 	}
 	return "", err
 }

@@ -86,7 +86,7 @@ func (l *Lock) Release() error {
 		if !errors.Is(err, ErrStoreBusy) {
 			return err
 		}
-		<-l.clk.After(wait) // want `no-jitter: ` `no-cap: `
+		<-l.clk.After(wait) // want `no-jitter: `
 		wait *= 2
 	}
 	return fmt.Errorf("release %s: %w", l.key, err)

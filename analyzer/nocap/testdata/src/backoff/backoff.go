@@ -30,7 +30,8 @@ type API struct {
 
 func (a *API) fetch(ctx context.Context) error { return nil }
 
-// Doubling with no jitter and no cap.
+// Doubling with no jitter and no cap of its own: six attempts from 100 ms
+// end at 3.2 s, and the attempt limit is its cap.
 func (a *API) Doubling(ctx context.Context) error {
 	delay := 100 * time.Millisecond
 	for attempt := 0; attempt < 6; attempt++ {
@@ -40,7 +41,7 @@ func (a *API) Doubling(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(delay): // want `no-cap: retry wait \(delay\) grows with the attempt without an upper bound`
+		case <-time.After(delay):
 		}
 		delay *= 2
 	}
@@ -382,4 +383,22 @@ func (a *API) UntilDeadline(ctx context.Context, limit time.Duration) error {
 		time.Sleep(next)
 		next += rand.N(next)
 	}
+}
+
+// DoublingLong doubles over twelve attempts from 100 ms: the last wait is
+// over three minutes.
+func (a *API) DoublingLong(ctx context.Context) error {
+	delay := 100 * time.Millisecond
+	for attempt := 0; attempt < 12; attempt++ {
+		if err := a.fetch(ctx); err == nil || !errors.Is(err, ErrUnavailable) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(delay): // want `no-cap: retry wait \(delay\) grows with the attempt without an upper bound`
+		}
+		delay *= 2
+	}
+	return ErrUnavailable
 }

@@ -54,7 +54,8 @@ func Ten(ctx context.Context) error {
 	return err
 }
 
-// Powers grows with math.Pow over six attempts: 3.2 s at the end.
+// Powers grows with math.Pow over six attempts: 3.2 s at the end, and
+// the attempt limit is its cap.
 func Powers(ctx context.Context) error {
 	var err error
 	for i := 0; i < 6; i++ {
@@ -62,7 +63,7 @@ func Powers(ctx context.Context) error {
 			return err
 		}
 		d := time.Duration(math.Pow(2, float64(i))) * 100 * time.Millisecond
-		time.Sleep(d + time.Duration(rand.Int64N(int64(d)))) // want `no-cap: `
+		time.Sleep(d + time.Duration(rand.Int64N(int64(d))))
 	}
 	return err
 }
@@ -118,7 +119,8 @@ func Quadratic(ctx context.Context) error {
 	return err
 }
 
-// QuadraticLong does the same over twelve attempts: 14.4 s at the end.
+// QuadraticLong does the same over twelve attempts: 14.4 s at the end,
+// still shorter than an outage.
 func QuadraticLong(ctx context.Context) error {
 	var err error
 	for i := 1; i <= 12; i++ {
@@ -126,7 +128,34 @@ func QuadraticLong(ctx context.Context) error {
 			return err
 		}
 		retryAfter := time.Duration(100*i*i) * time.Millisecond
+		time.Sleep(retryAfter)
+	}
+	return err
+}
+
+// QuadraticLonger does the same over thirty attempts: 90 s at the end.
+func QuadraticLonger(ctx context.Context) error {
+	var err error
+	for i := 1; i <= 30; i++ {
+		if err = try(ctx); err == nil || !errors.Is(err, errBusy) {
+			return err
+		}
+		retryAfter := time.Duration(100*i*i) * time.Millisecond
 		time.Sleep(retryAfter) // want `no-cap: `
+	}
+	return err
+}
+
+// PowersLong grows with math.Pow over ten attempts from 500 ms: 128 s at
+// the end.
+func PowersLong(ctx context.Context) error {
+	var err error
+	for i := 0; i < 10; i++ {
+		if err = try(ctx); err == nil || !errors.Is(err, errBusy) {
+			return err
+		}
+		d := time.Duration(math.Pow(2, float64(i))) * 500 * time.Millisecond
+		time.Sleep(d + time.Duration(rand.Int64N(int64(d)))) // want `no-cap: `
 	}
 	return err
 }

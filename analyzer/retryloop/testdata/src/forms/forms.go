@@ -31,7 +31,7 @@ func Counter() error {
 
 func Cond(ctx context.Context) error {
 	n := 0
-	for n < 3 { // want `for-cond op=op bound=attempts classified=true waits=\[time.After\(grows\+random\)\] ctx=ctx`
+	for n < 3 { // want `for-cond op=op bound=attempts classified=true waits=\[time.After\(grows\+random\+capped\)\] ctx=ctx`
 		err := op()
 		if err == nil || !errors.Is(err, ErrBusy) {
 			return err
@@ -66,7 +66,7 @@ func Infinite(c Clock) error {
 
 func RangeInt() {
 	t := time.NewTimer(0)
-	for attempt := range 4 { // want `for-range op=op bound=attempts classified=false waits=\[timer\(grows\)\]`
+	for attempt := range 4 { // want `for-range op=op bound=attempts classified=false waits=\[timer\(grows\+capped\)\]`
 		if op() == nil {
 			return
 		}

@@ -16,7 +16,7 @@ var errBadRequest = errors.New("bad request")
 func call(ctx context.Context) error { return nil }
 
 func defaults(ctx context.Context) error {
-	return retry.Do(func() error { return call(ctx) }) // want `attempts=10 deadline=false ctx=false delay=grows\+random classified=false`
+	return retry.Do(func() error { return call(ctx) }) // want `attempts=10 deadline=false ctx=false delay=grows\+random\+capped classified=false`
 }
 
 func fixed(ctx context.Context) error {
@@ -64,7 +64,7 @@ func isRetryable(err error) bool {
 }
 
 func everything(ctx context.Context) error {
-	return retry.Do(func() error { return call(ctx) }, // want `attempts=10 deadline=false ctx=false delay=grows\+random classified=false`
+	return retry.Do(func() error { return call(ctx) }, // want `attempts=10 deadline=false ctx=false delay=grows\+random\+capped classified=false`
 		retry.RetryIf(func(err error) bool { return true }))
 }
 

@@ -15,7 +15,7 @@ func get(ctx context.Context) (*http.Response, error) { return nil, nil }
 func everyError(ctx context.Context) error {
 	b := retry.NewExponential(time.Second)
 	b = retry.WithMaxRetries(5, b)
-	return retry.Do(ctx, b, func(ctx context.Context) error { // want `attempts=6 deadline=false ctx=true delay=grows at=retry.NewExponential\(time.Second\) classified=false`
+	return retry.Do(ctx, b, func(ctx context.Context) error { // want `attempts=6 deadline=false ctx=true delay=grows\+capped at=retry.NewExponential\(time.Second\) classified=false`
 		if _, err := get(ctx); err != nil {
 			return retry.RetryableError(err)
 		}
