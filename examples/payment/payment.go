@@ -71,9 +71,9 @@ func (c *Client) Charge(ctx context.Context, req Request) (Receipt, error) {
 	return Receipt{}, fmt.Errorf("charge %s: %w", req.ID, lastErr)
 }
 
-// Refund is the first attempt at a fix: errors are classified, but an open
-// circuit breaker and 401 count as retryable, and the exponential backoff
-// has neither jitter nor a cap, so the instances still fire together.
+// Refund is the first attempt at a fix: errors are classified, but 401 and
+// an open breaker count as retryable, and the backoff has neither jitter nor
+// a cap: the instances still fire together, the 10th try after 4 minutes.
 func (c *Client) Refund(ctx context.Context, receiptID string) error {
 	delay := time.Second
 	for attempt := 0; ; attempt++ {
@@ -90,7 +90,7 @@ func (c *Client) Refund(ctx context.Context, receiptID string) error {
 		default:
 			return fmt.Errorf("refund %s: %w", receiptID, err)
 		}
-		if attempt == 4 {
+		if attempt == 9 {
 			return fmt.Errorf("refund %s: %w", receiptID, err)
 		}
 		time.Sleep(delay)
