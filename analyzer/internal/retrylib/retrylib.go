@@ -126,6 +126,11 @@ var finders = map[string]Finder{
 	"github.com/aws/aws-sdk-go-v2/config":    awsRetry,
 	"google.golang.org/grpc":                 grpcServiceConfig,
 	etcdPath:                                 etcd,
+	restyV2Path:                              resty,
+	restyV3Path:                              resty,
+	goRedisPath:                              goRedis,
+	saramaPath:                               sarama,
+	gcsPath:                                  gcloudStorage,
 }
 
 // Find returns the retrier a call runs, or nil. enclosing is the body of
