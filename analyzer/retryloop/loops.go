@@ -505,9 +505,11 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 			l.Bound = BoundContext
 		}
 	}
-	if l.Bound == BoundNone && a.servesInbound(ops) {
-		// A server's accept loop that leaves on the error a closed
-		// listener gives (net.ErrClosed) stops when it is told to.
+	if l.Bound == BoundNone && (l.Reconnect || a.servesInbound(ops)) {
+		// A reconnect loop (a server's accept loop, a reader of a
+		// socket) that leaves on the error a closed listener or
+		// connection gives (net.ErrClosed, io.EOF) stops when it is
+		// told to.
 		for _, e := range w.exits {
 			if e.p.guard == guardError {
 				l.Bound = BoundContext

@@ -31,9 +31,6 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 		if a.takesCounter(w.lc, op) || a.takesFreshItem(w.fc, w.lc, op) {
 			continue
 		}
-		if !a.opensSession(op) && !a.resetsBackoff(w.lc, own) {
-			continue
-		}
 		// The waits every success takes too (a ticker at the bottom of a
 		// polling loop) pace the loop; only the failure's own waits
 		// answer the failure.
@@ -98,7 +95,8 @@ func (w *walker) failureOnlyWaits(op *ast.CallExpr, fp *path) []*Wait {
 			continue
 		}
 		for _, r := range w.rounds {
-			if r.p.opSucceeded(op) && !hasWait(r.p, wt) {
+			// A round whose wait the context cut short skipped no wait.
+			if r.p.opSucceeded(op) && !r.p.cancelled && !hasWait(r.p, wt) {
 				own = append(own, wt)
 				break
 			}

@@ -70,6 +70,9 @@ type path struct {
 	// inDone: the path is in the ctx.Done() case of a select, whatever it
 	// tests there before it leaves.
 	inDone bool
+	// cancelled: the path went through the ctx.Done() case of a select:
+	// the context ended, whatever the path does after the select.
+	cancelled bool
 }
 
 func newPath() *path {
@@ -506,6 +509,7 @@ func (w *walker) selectStmt(s *ast.SelectStmt, in []*path, sc scope) []*path {
 				for _, p := range paths {
 					p.guard, p.bound = guardBound, BoundContext
 					p.inDone = true
+					p.cancelled = true
 				}
 			case w.oneShot(recv):
 				// timeout := time.After(d) before the loop: it fires

@@ -107,7 +107,7 @@ func AckWithRetry(m *Message) error {
 
 // Consume hands every message to handle until ctx is cancelled.
 func Consume(ctx context.Context, b Broker, handle func(context.Context, *Message) error) error {
-	for {
+	for { // want `unclassified-retry: `
 		msg, err := b.Receive(ctx)
 		if err != nil {
 			if ctx.Err() != nil {

@@ -31,7 +31,7 @@ func retryableResizeErr(err error) bool {
 
 // Loop receives and processes jobs until ctx is done.
 func (w *Worker) Loop(ctx context.Context) {
-	for ctx.Err() == nil {
+	for ctx.Err() == nil { // want `unclassified-retry: `
 		m, err := w.Broker.Receive(ctx, w.Queue)
 		if err != nil {
 			select {

@@ -79,16 +79,16 @@ func WatchKeyClassified(ctx context.Context, kv KV, key string, f func([]byte) b
 	}
 }
 
-// Drain reads values one by one and pauses after a failed read, with no
-// back-off to start over: a reader of items, not a retry.
+// Drain reads values one by one and retries a failed read a constant
+// second later.
 func Drain(ctx context.Context, kv KV, key string, out chan<- []byte) {
 	var index uint64
-	for ctx.Err() == nil {
+	for ctx.Err() == nil { // want `unclassified-retry: `
 		v, next, err := kv.Get(ctx, key, index)
 		if err != nil {
 			select {
 			case <-ctx.Done():
-			case <-time.After(time.Second):
+			case <-time.After(time.Second): // want `fixed-sleep: `
 			}
 			continue
 		}

@@ -167,13 +167,14 @@ func (c *Cache) Periodic(ctx context.Context, sync func(context.Context) error) 
 	}
 }
 
-// Poll waits after a failure and after a success: periodic too.
+// Poll waits after a failure and after a success, but not as long: a
+// failure is retried on a clock of its own, every 30 s.
 func Poll(ctx context.Context, fetch func(context.Context) ([]byte, error), apply func([]byte)) {
-	for ctx.Err() == nil {
+	for ctx.Err() == nil { // want `unclassified-retry: `
 		b, err := fetch(ctx)
 		if err != nil {
 			log.Printf("poll: %v", err)
-			time.Sleep(30 * time.Second)
+			time.Sleep(30 * time.Second) // want `fixed-sleep: ` `sleep-ignores-context: `
 			continue
 		}
 		apply(b)
@@ -265,13 +266,13 @@ type Message struct {
 	Body []byte
 }
 
-// Consume receives one message a round and handles it: a loop over items,
-// paced by the queue, not a reconnect.
+// Consume receives one message a round and handles it; a failed receive
+// is retried a constant second later.
 func Consume(ctx context.Context, receive func(context.Context) (*Message, error), handle func(*Message)) {
-	for ctx.Err() == nil {
+	for ctx.Err() == nil { // want `unclassified-retry: `
 		m, err := receive(ctx)
 		if err != nil {
-			time.Sleep(time.Second)
+			time.Sleep(time.Second) // want `fixed-sleep: ` `sleep-ignores-context: `
 			continue
 		}
 		handle(m)
@@ -297,9 +298,10 @@ func (c *Cache) apply(ctx context.Context, write func(context.Context, *Message)
 }
 
 // Feed hands each received message to apply, which retries by itself:
-// every round works on the next message, nothing here is retried again.
+// every round works on the next message, and only a failed receive is
+// retried here, jittered.
 func (c *Cache) Feed(ctx context.Context, receive func(context.Context) (*Message, error), write func(context.Context, *Message) error) {
-	for ctx.Err() == nil {
+	for ctx.Err() == nil { // want `unclassified-retry: `
 		m, err := receive(ctx)
 		if err != nil {
 			select {

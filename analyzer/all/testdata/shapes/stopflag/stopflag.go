@@ -60,7 +60,7 @@ func (t *Tailer) redial() {
 
 // Run reads until it is shut down; a failed read reconnects after a pause.
 func (t *Tailer) Run() {
-	for {
+	for { // want `unclassified-retry: `
 		if t.shuttingDown {
 			return
 		}
@@ -79,14 +79,14 @@ func (t *Tailer) Run() {
 // read fails or nothing came for too long.
 func (t *Tailer) Follow(quiet time.Duration) {
 	last := time.Now()
-	for {
+	for { // want `unclassified-retry: `
 		if t.shuttingDown {
 			t.conn.Close()
 			return
 		}
 		data, err := t.conn.Read()
 		if err != nil {
-			<-time.After(10 * time.Second)
+			<-time.After(10 * time.Second) // want `fixed-sleep: `
 			t.redial()
 			continue
 		}
@@ -104,7 +104,7 @@ func (t *Tailer) Follow(quiet time.Duration) {
 
 // RunAtomic is Run with an atomic flag in the loop's condition.
 func (t *Tailer) RunAtomic() {
-	for !t.closed.Load() {
+	for !t.closed.Load() { // want `unclassified-retry: `
 		data, err := t.conn.Read()
 		if err != nil {
 			time.Sleep(pause())
@@ -117,7 +117,7 @@ func (t *Tailer) RunAtomic() {
 
 // RunMethod asks a method of the receiver.
 func (t *Tailer) RunMethod() error {
-	for {
+	for { // want `unclassified-retry: `
 		if t.isStopped() {
 			return errGone
 		}

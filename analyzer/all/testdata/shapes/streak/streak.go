@@ -72,7 +72,7 @@ func WaitStablePolitely(ctx context.Context, check func(context.Context) error) 
 func Follow(next func() ([]byte, error), apply func([]byte)) error {
 	failures := 0
 	backoff := 100 * time.Millisecond
-	for failures < 5 {
+	for failures < 5 { // want `unclassified-retry: `
 		b, err := next()
 		if err != nil {
 			failures++

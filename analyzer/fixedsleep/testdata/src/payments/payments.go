@@ -199,12 +199,13 @@ func (c *Client) ChargeAll(ctx context.Context, rs []Request) error {
 	return nil
 }
 
-// A consumer never leaves on success: it is not a retry loop.
+// A consumer never leaves on success, but a failed read is retried a
+// constant second later: consumers that failed together read together.
 func (c *Client) Drain(ctx context.Context, next func() (Request, error)) {
 	for {
 		r, err := next()
 		if err != nil {
-			time.Sleep(time.Second)
+			time.Sleep(time.Second) // want `fixed-sleep: `
 			continue
 		}
 		_ = c.provider.Charge(ctx, r)

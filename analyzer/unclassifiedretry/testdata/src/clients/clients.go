@@ -218,9 +218,10 @@ func ReadAll(r io.Reader) ([]byte, error) {
 	}
 }
 
-// A consumer that runs until the context ends is not a retry loop.
+// A consumer that runs until the context ends retries a failed receive:
+// every error, a permanent one too, is tried again a second later.
 func Consume(ctx context.Context, recv func(context.Context) (Order, error), s Store) {
-	for ctx.Err() == nil {
+	for ctx.Err() == nil { // want `unclassified-retry: `
 		o, err := recv(ctx)
 		if err != nil {
 			select {
