@@ -351,6 +351,10 @@ type summary struct {
 	random   bool     // draws a random number
 	breaker  bool     // can return a circuit-breaker-open error
 	busy     bool     // being summarised (recursion guard)
+	// errGate is the 1-based index of an error parameter the function
+	// waits only for: it returns at once when that error is nil
+	// (b.BackOff(ctx, err)); 0 when its wait does not depend on one.
+	errGate int
 }
 
 // known reports whether the function was read: its body is in this
@@ -369,9 +373,13 @@ func (a *checker) summarize(fn *types.Func) *summary {
 	a.summaries[fn] = s
 	if s.decl != nil {
 		a.summarizeBody(s, s.decl.Body, 0)
+		if s.waits {
+			s.errGate = a.errGate(s.decl)
+		}
 	} else if f, ok := a.importSummary(fn); ok {
 		s.fact = f
 		s.waits, s.ctxAware, s.random, s.breaker = f.Waits, f.WaitsCtx, f.Random, f.Breaker
+		s.errGate = f.WaitsOnError
 	}
 	s.busy = false
 	return s
@@ -412,6 +420,48 @@ func (a *checker) summarizeBody(s *summary, body ast.Node, depth int) {
 		}
 		return true
 	})
+}
+
+// errGate finds an error parameter that decides whether a function
+// waits: before its first wait, the body returns when the error is nil
+// (if err == nil { b.n = 0; return }). It returns the parameter's 1-based
+// index, or 0.
+func (a *checker) errGate(decl *ast.FuncDecl) int {
+	params := fieldObjs(a, decl.Type.Params)
+	for _, st := range decl.Body.List {
+		if a.stmtWaits(st) {
+			return 0
+		}
+		is, ok := st.(*ast.IfStmt)
+		if !ok || is.Init != nil || is.Else != nil || len(is.Body.List) == 0 {
+			continue
+		}
+		if _, ret := is.Body.List[len(is.Body.List)-1].(*ast.ReturnStmt); !ret {
+			continue
+		}
+		b, ok := ast.Unparen(is.Cond).(*ast.BinaryExpr)
+		if !ok || b.Op != token.EQL || !isNilIdent(b.Y) {
+			continue
+		}
+		id, ok := ast.Unparen(b.X).(*ast.Ident)
+		if !ok {
+			continue
+		}
+		for i, p := range params {
+			if p != nil && p == a.info().ObjectOf(id) && isError(p.Type()) {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// stmtWaits reports whether a statement waits, directly or through a
+// helper of the package.
+func (a *checker) stmtWaits(st ast.Stmt) bool {
+	s := &summary{}
+	a.summarizeBody(s, st, 0)
+	return s.waits
 }
 
 // exprText renders an expression for messages.

@@ -12,8 +12,14 @@ import (
 func (w *walker) effects(s ast.Stmt, in []*path, skipRecv bool) []*path {
 	waits := w.waitsIn(s, skipRecv)
 	if len(waits) > 0 {
+		in = w.splitOnGates(in, waits)
 		for _, p := range in {
-			p.waits = append(p.waits, waits...)
+			for _, wt := range waits {
+				if wt.onError != nil && w.knownNil(p, wt.onError) {
+					continue // b.BackOff(ctx, err) after a success waits not
+				}
+				p.waits = append(p.waits, wt)
+			}
 		}
 	}
 	w.closureEffects(s, in)
@@ -80,6 +86,46 @@ func (w *walker) assign(lhs, rhs []ast.Expr, in []*path) {
 			}
 		}
 	}
+}
+
+// splitOnGates splits the paths on which a helper that waits only for a
+// failure is handed an error whose outcome the path does not know yet:
+// b.BackOff(ctx, err) tests err as `if err != nil { wait }` would.
+func (w *walker) splitOnGates(in []*path, waits []*Wait) []*path {
+	for _, wt := range waits {
+		key := w.errKey(wt.onError)
+		if wt.onError == nil || key == nil {
+			continue
+		}
+		var out []*path
+		for _, p := range in {
+			f, ok := p.errs[key]
+			if !ok || f.state != errUnknown || f.op == nil || f.wait {
+				out = append(out, p)
+				continue
+			}
+			ok2 := p.clone()
+			ok2.errs[key] = errFact{op: f.op, state: errNil, kind: f.kind}
+			p.errs[key] = errFact{op: f.op, state: errNonNil, kind: f.kind}
+			p.guard, ok2.guard = guardError, guardError
+			out = append(out, p, ok2)
+		}
+		in = out
+	}
+	return in
+}
+
+// knownNil reports whether the error e is known to be nil on the path.
+func (w *walker) knownNil(p *path, e ast.Expr) bool {
+	if isNilIdent(e) {
+		return true
+	}
+	key := w.errKey(e)
+	if key == nil {
+		return false
+	}
+	f, ok := p.errs[key]
+	return ok && f.state == errNil
 }
 
 // reused keys the failure an error variable held before the variable was
@@ -162,6 +208,9 @@ func (w *walker) waitsIn(s ast.Stmt, skipRecv bool) []*Wait {
 		case *ast.CallExpr:
 			if kind, delay, aware, ok := w.a.waitCall(n); ok {
 				wt := &Wait{Kind: kind, Node: n, Stmt: s, Delay: delay, ContextAware: aware}
+				if g := w.a.summarize(w.a.callee(n)).errGate; g > 0 && g <= len(n.Args) {
+					wt.onError = n.Args[g-1]
+				}
 				out = append(out, wt)
 				return false
 			}

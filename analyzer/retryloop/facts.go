@@ -19,6 +19,10 @@ type Summary struct {
 	Waits bool
 	// WaitsCtx reports that its wait ends when the context is cancelled.
 	WaitsCtx bool
+	// WaitsOnError is the 1-based index of an error parameter the
+	// function waits only for: given a nil error it returns at once, as
+	// a back-off's BackOff(ctx, err) does. 0 when none.
+	WaitsOnError int
 	// Random reports that it draws a random number.
 	Random bool
 	// Breaker reports that it can fail with a circuit breaker's open error.
@@ -73,6 +77,9 @@ func (s *Summary) String() string {
 		w := "waits"
 		if s.WaitsCtx {
 			w += "(ctx)"
+		}
+		if s.WaitsOnError > 0 {
+			w += fmt.Sprintf("(on error %d)", s.WaitsOnError)
 		}
 		parts = append(parts, w)
 	}
@@ -165,7 +172,7 @@ func (a *checker) exportSummaries(res *Result) {
 			continue
 		}
 		s := a.summarize(fn)
-		out := &Summary{Waits: s.waits, WaitsCtx: s.ctxAware, Random: s.random, Breaker: s.breaker}
+		out := &Summary{Waits: s.waits, WaitsCtx: s.ctxAware, Random: s.random, Breaker: s.breaker, WaitsOnError: s.errGate}
 		if sig := fn.Type().(*types.Signature); sig.Results().Len() > 0 && isDuration(sig.Results().At(durationResult(sig)).Type()) {
 			out.Delay = a.delaySummary(fn, decl)
 		}

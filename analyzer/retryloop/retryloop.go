@@ -171,6 +171,10 @@ type Wait struct {
 	// that Reset call.
 	rearms    types.Object
 	rearmedBy ast.Node
+	// onError is the error argument of a helper that waits only when it
+	// is non-nil (b.BackOff(ctx, err)): a path on which it is nil does
+	// not wait.
+	onError ast.Expr
 }
 
 func run(pass *analysis.Pass) (any, error) {
