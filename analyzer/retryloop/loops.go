@@ -545,6 +545,12 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 	if len(l.Waits) == 0 && form != FormCounter && form != FormRange {
 		return nil
 	}
+	// Without a wait, an operation given the counter the loop steps
+	// (listen(fmt.Sprintf(":%d", port)) for port := 8000; port < 8010)
+	// tries the next candidate each round: a search, not a retry.
+	if len(l.Waits) == 0 && a.givenStepped(w.lc, ops) {
+		return nil
+	}
 	l.Context = a.contextInScope(pos)
 	l.Attempts = a.loopAttempts(w.fc, l)
 	a.capShortSchedules(w.fc, w.lc, l)
@@ -638,6 +644,26 @@ func (a *checker) itemOfCounter(fc *funcCtx, lc *loopCtx, obj types.Object, dept
 		})
 		if found {
 			return true
+		}
+	}
+	return false
+}
+
+// givenStepped reports whether an operation's arguments read the counter
+// the loop steps every round.
+func (a *checker) givenStepped(lc *loopCtx, ops []*ast.CallExpr) bool {
+	for _, op := range ops {
+		for _, arg := range op.Args {
+			found := false
+			ast.Inspect(arg, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && a.stepped(lc, a.info().ObjectOf(id)) {
+					found = true
+				}
+				return !found
+			})
+			if found {
+				return true
+			}
 		}
 	}
 	return false
