@@ -25,7 +25,14 @@ func (a *checker) capShortSchedules(fc *funcCtx, lc *loopCtx, l *Loop) {
 		if !w.Source.Grows || w.Source.Capped || w.Source.Unknown || w.Delay == nil {
 			continue
 		}
-		ev := &scheduleEval{a: a, fc: fc, lc: lc, rounds: l.Attempts - 1, at: w.Node.Pos()}
+		// The last wait that an attempt follows: a wait after the
+		// attempt in the body waits for the next one, and the one after
+		// the last attempt delays nothing.
+		rounds := l.Attempts - 1
+		if len(l.Ops) > 0 && w.Node.Pos() > l.Ops[0].Pos() && rounds > 0 {
+			rounds--
+		}
+		ev := &scheduleEval{a: a, fc: fc, lc: lc, rounds: rounds, at: w.Node.Pos()}
 		if d, ok := ev.eval(w.Delay, 0); ok && d >= 0 && d <= float64(shortSchedule) {
 			w.Source.Capped = true
 		}
