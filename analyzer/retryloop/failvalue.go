@@ -19,6 +19,7 @@ const (
 	kindHandle                  // a handle: nil is a failure (c := dial(addr))
 	kindResult                  // a result whose field says it failed (res.Failed)
 	kindList                    // a list of what failed: non-empty is a failure
+	kindErrors                  // the errors of an attempt: non-empty is a failure
 )
 
 // Operations that fail without an error value count only when they reach
@@ -60,6 +61,10 @@ func (w *walker) valueFacts(lhs []ast.Expr, call *ast.CallExpr, in []*path, with
 			kind = kindHandle
 		case hasFailureField(t):
 			kind = kindResult
+		case isErrorList(t):
+			// errs := runBatch(ctx): the errors of the attempt, none
+			// when it succeeded.
+			kind = kindErrors
 		default:
 			continue
 		}
@@ -91,6 +96,12 @@ func (w *walker) forgetValues(lhs []ast.Expr, in []*path) {
 			}
 		}
 	}
+}
+
+// isErrorList reports whether t is a slice of errors.
+func isErrorList(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	return ok && isError(s.Elem())
 }
 
 func resultTypes(t types.Type) []types.Type {
@@ -339,7 +350,7 @@ func (w *walker) listFacts(lhs, rhs []ast.Expr, in []*path) {
 					p.errs[obj] = errFact{op: op, state: errNonNil, kind: kindList}
 				}
 			case w.objOf(r) != nil:
-				if f, ok := p.errs[w.objOf(r)]; ok && f.kind == kindList {
+				if f, ok := p.errs[w.objOf(r)]; ok && (f.kind == kindList || f.kind == kindErrors) {
 					p.errs[obj] = f
 				}
 			}
@@ -373,7 +384,7 @@ func (w *walker) listCheck(x ast.Expr, op token.Token, y ast.Expr, in []*path) (
 		return nil, nil, false
 	}
 	obj := w.objOf(call.Args[0])
-	if obj == nil || !knows(in, obj, kindList) {
+	if obj == nil || !knows(in, obj, kindList, kindErrors) {
 		return nil, nil, false
 	}
 	var nonEmpty bool
@@ -393,7 +404,12 @@ func (w *walker) listCheck(x ast.Expr, op token.Token, y ast.Expr, in []*path) (
 		}
 	}
 	empty := func(p *path) {
-		if _, ok := p.errs[obj]; ok {
+		if f, ok := p.errs[obj]; ok {
+			if f.state == errUnknown {
+				// errs := runBatch(ctx): none came back, it succeeded.
+				setOutcome(obj, false)(p)
+				return
+			}
 			p.dead = true // a failure was added
 			return
 		}

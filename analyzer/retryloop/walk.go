@@ -118,7 +118,7 @@ func (p *path) failedOp() *ast.CallExpr {
 // handle leaves nothing to classify.
 func (p *path) errorFailure() bool {
 	for _, f := range p.errs {
-		if f.op != nil && f.state == errNonNil && !f.wait && f.kind == kindError {
+		if f.op != nil && f.state == errNonNil && !f.wait && (f.kind == kindError || f.kind == kindErrors) {
 			return true
 		}
 	}
