@@ -469,3 +469,49 @@ func mentionsString(n ast.Node, s string) bool {
 	})
 	return found
 }
+
+// awsServicePrefix is the import path prefix of the SDK's service clients
+// (service/s3, service/cloudwatchlogs, ...).
+const awsServicePrefix = "github.com/aws/aws-sdk-go-v2/service/"
+
+// awsServiceCall recognises an operation of a service client,
+// client.PutObject(ctx, input, optFns...): the client's retryer runs it,
+// the standard one unless the code configured another (3 attempts,
+// jittered, capped, transient errors only, ending with ctx). A retry loop
+// around it is a second layer. Where the client is configured (a
+// retryer, WithRetryMaxAttempts) is read by awsRetry; the call itself
+// stands for the default, which is what a client built elsewhere has
+// unless it says otherwise.
+func awsServiceCall(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.BlockStmt) *Retrier {
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil || !sig.Variadic() || sig.Params().Len() != 3 || sig.Results().Len() != 2 {
+		return nil
+	}
+	recv := sig.Recv().Type()
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	if n, ok := types.Unalias(recv).(*types.Named); !ok || n.Obj().Name() != "Client" {
+		return nil
+	}
+	if !isContextT(sig.Params().At(0).Type()) || !isError(sig.Results().At(1).Type()) {
+		return nil
+	}
+	return &Retrier{
+		Library:    "github.com/aws/aws-sdk-go-v2",
+		Call:       call,
+		Attempts:   awsDefaultAttempts,
+		Context:    true,
+		Waits:      true,
+		Delay:      Delay{Grows: true, Random: true, Capped: true},
+		DelayAt:    call.Fun,
+		Classified: true,
+		Configures: false,
+	}
+}
+
+// isContextT reports whether t is context.Context.
+func isContextT(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}

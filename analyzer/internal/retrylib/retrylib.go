@@ -148,6 +148,9 @@ func Find(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.B
 		return nil
 	}
 	f := finders[Path(fn.Pkg())]
+	if f == nil && strings.HasPrefix(Path(fn.Pkg()), awsServicePrefix) {
+		f = awsServiceCall
+	}
 	if f == nil {
 		return nil
 	}
