@@ -223,8 +223,18 @@ func (w *walker) waitsIn(s ast.Stmt, skipRecv bool) []*Wait {
 	})
 	for _, wt := range out {
 		wt.Source = w.delay(wt.Delay)
+		w.repeatedWait(wt)
 	}
 	return out
+}
+
+// repeatedWait marks a wait taken in an inner loop whose rounds grow with
+// the attempt: the time it adds up to grows, and no cap was read for it.
+func (w *walker) repeatedWait(wt *Wait) {
+	if w.repeated > 0 && !wt.Source.Grows {
+		wt.Source.Grows = true
+		wt.Source.Value = ""
+	}
 }
 
 // rearm recognises t.Reset(d) on a timer whose channel the loop receives
@@ -279,6 +289,7 @@ func (w *walker) recvWait(x ast.Expr, s ast.Stmt) *Wait {
 	mk := func(kind WaitKind, delay ast.Expr) *Wait {
 		wt := &Wait{Kind: kind, Node: x, Stmt: s, Delay: delay}
 		wt.Source = w.delay(delay)
+		w.repeatedWait(wt)
 		return wt
 	}
 	switch x := ast.Unparen(x).(type) {

@@ -177,6 +177,10 @@ type walker struct {
 	// requeues collects, when the walk looks for them, the failing paths
 	// that hand the failed item back to a queue after a wait.
 	requeues []requeueEvent
+	// repeated counts the inner loops being walked whose number of
+	// rounds grows with the attempt (for i := attempt * 5; i > 0; i--):
+	// a wait in one is taken more times each attempt.
+	repeated int
 }
 
 // scope tells the walker where break and continue go.
@@ -586,7 +590,14 @@ func (w *walker) innerLoop(s ast.Stmt, in []*path, sc scope) []*path {
 	for _, p := range in {
 		copies = append(copies, p.clone())
 	}
+	grows := w.roundsGrow(s)
+	if grows {
+		w.repeated++
+	}
 	out := w.stmts(body.List, copies, inner)
+	if grows {
+		w.repeated--
+	}
 	if f, ok := s.(*ast.ForStmt); ok && f.Cond == nil {
 		// for { ... } is left only by break: consuming a stream until
 		// it fails leaves with the stream's failure.
@@ -595,6 +606,32 @@ func (w *walker) innerLoop(s ast.Stmt, in []*path, sc scope) []*path {
 	out = append(out, *brk...)
 	out = append(out, *cont...)
 	return append(in, out...)
+}
+
+// roundsGrow reports whether an inner loop's number of rounds is computed
+// from a counter of the analysed loop: a countdown of ticks that grows
+// with the attempt.
+func (w *walker) roundsGrow(s ast.Stmt) bool {
+	var parts []ast.Node
+	switch s := s.(type) {
+	case *ast.ForStmt:
+		parts = []ast.Node{s.Init, s.Cond}
+	case *ast.RangeStmt:
+		parts = []ast.Node{s.X}
+	}
+	found := false
+	for _, n := range parts {
+		if n == nil || found {
+			continue
+		}
+		ast.Inspect(n, func(m ast.Node) bool {
+			if id, ok := m.(*ast.Ident); ok && w.lc.counters[w.info().ObjectOf(id)] {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // simple applies the effects of a statement without control flow.
