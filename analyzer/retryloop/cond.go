@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // maxCondDepth bounds the substitution of boolean variables by their
@@ -177,6 +179,7 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 			t, f = w.contextErrTest(errSide, in)
 		} else {
 			t, f = w.classify(errSide, w.a.isBreakerOpen(other), in)
+			markClosed(t, w.a.isClosedSentinel(other))
 		}
 		if op == token.NEQ {
 			t, f = f, t
@@ -378,6 +381,36 @@ func (w *walker) classify(errExpr ast.Expr, open bool, in []*path) (t, f []*path
 		})
 }
 
+// closedSentinel names the errors of a resource that was closed or shut
+// down on purpose: io.EOF, net.ErrClosed, http.ErrServerClosed.
+var closedSentinel = lazyre.New(`^(EOF|Err[A-Za-z]*(Closed|Shutdown|Stopped)[A-Za-z]*)$`)
+
+// isClosedSentinel reports whether e names such an error.
+func (a *checker) isClosedSentinel(e ast.Expr) bool {
+	var id *ast.Ident
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	default:
+		return false
+	}
+	v, ok := a.info().Uses[id].(*types.Var)
+	return ok && isError(v.Type()) && closedSentinel.MatchString(id.Name)
+}
+
+// markClosed marks the paths on which the failure is known to be such an
+// error.
+func markClosed(in []*path, closed bool) {
+	if !closed {
+		return
+	}
+	for _, p := range in {
+		p.closed = true
+	}
+}
+
 // callCond splits on a boolean call.
 func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 	fn := w.a.callee(call)
@@ -388,7 +421,9 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 	case isPkgFunc(fn, "errors", "Is") && len(call.Args) == 2 && w.a.isContextSentinel(call.Args[1]):
 		return w.contextErrTest(call.Args[0], in)
 	case isPkgFunc(fn, "errors", "Is") && len(call.Args) == 2:
-		return w.classify(call.Args[0], w.a.isBreakerOpen(call.Args[1]), in)
+		t, f = w.classify(call.Args[0], w.a.isBreakerOpen(call.Args[1]), in)
+		markClosed(t, w.a.isClosedSentinel(call.Args[1]))
+		return t, f
 	case isPkgFunc(fn, "errors", "As") && len(call.Args) == 2:
 		open := false
 		if t := w.a.typeOf(call.Args[1]); t != nil {

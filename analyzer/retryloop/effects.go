@@ -170,6 +170,13 @@ func (w *walker) assignCall(lhs []ast.Expr, idx int, call *ast.CallExpr, in []*p
 		return // the error is discarded: not an operation we can follow
 	}
 	for _, p := range in {
+		if w.readsBody(call, p) {
+			// bs, err := io.ReadAll(resp.Body): reading the answer is
+			// part of the attempt that got it; its failure is the
+			// attempt's, and the status tests that follow test it.
+			p.errs[key] = errFact{op: p.last}
+			continue
+		}
 		// The call failed on this path and runs again: a retry, whose
 		// waits are those taken since (the attempt before came from
 		// before the loop or from the previous round).
@@ -408,6 +415,34 @@ func isBlank(e ast.Expr) bool {
 
 // isClose reports a Close method call: releasing what a failed attempt
 // left (resp.Body.Close()) is no attempt of its own, whatever its error.
+// readsBody reports whether call reads the body of the HTTP response the
+// path's last operation returned: io.ReadAll(resp.Body),
+// json.NewDecoder(resp.Body).Decode(&v).
+func (w *walker) readsBody(call *ast.CallExpr, p *path) bool {
+	if p.last == nil || p.last == call {
+		return false
+	}
+	found := false
+	ast.Inspect(call, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok || found {
+			return !found
+		}
+		if sel.Sel.Name != "Body" || !isNamed(w.a.typeOf(sel.X), "net/http", "Response") {
+			return true
+		}
+		if obj := w.objOf(sel.X); obj != nil {
+			for _, as := range w.fc.assigns[obj] {
+				if c, ok := ast.Unparen(as.rhs).(*ast.CallExpr); ok && c == p.last {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 func isClose(a *checker, call *ast.CallExpr) bool {
 	fn := a.callee(call)
 	return fn != nil && fn.Name() == "Close" && fn.Signature().Recv() != nil && len(call.Args) == 0

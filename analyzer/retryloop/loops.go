@@ -509,9 +509,9 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 		// A reconnect loop (a server's accept loop, a reader of a
 		// socket) that leaves on the error a closed listener or
 		// connection gives (net.ErrClosed, io.EOF) stops when it is
-		// told to.
+		// told to; one that leaves only on, say, a 401 does not.
 		for _, e := range w.exits {
-			if e.p.guard == guardError {
+			if e.p.guard == guardError && e.p.closed {
 				l.Bound = BoundContext
 				break
 			}

@@ -73,6 +73,9 @@ type path struct {
 	// cancelled: the path went through the ctx.Done() case of a select:
 	// the context ended, whatever the path does after the select.
 	cancelled bool
+	// closed: the failure is known to be that of a resource closed on
+	// purpose (io.EOF, net.ErrClosed).
+	closed bool
 }
 
 func newPath() *path {
