@@ -11,7 +11,7 @@
 #
 # Usage: scripts/realcode.sh [--src DIR] [--mirrors DIR] [--out DIR]
 #                            [--vet] [--both] [--labelled] [--repos a/b,c/d]
-#                            [--cached]
+#                            [--cached] [--rev REV]
 #
 #   --src DIR      checkouts, one directory per repository named after it
 #                  (containerd, etcd, ...); default /work/realcode-src
@@ -26,6 +26,9 @@
 #   --repos LIST   measure only these repositories
 #   --cached       with --out of an earlier run: reuse its findings and only
 #                  score again (after editing the labels)
+#   --rev REV      measure retrylint as it was at git revision REV (a round's
+#                  first look: the commit before its fixes), with the labels
+#                  of the working tree
 #
 # It needs the repositories' modules (the module proxy, or vendor/) and takes
 # minutes per large repository, so it is not part of the tests or CI.
@@ -39,6 +42,7 @@ mode=code
 pkgs=all
 repos=""
 cached=""
+rev=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--src) src=$2; shift 2 ;;
@@ -49,14 +53,21 @@ while [ $# -gt 0 ]; do
 	--labelled) pkgs=labelled; shift ;;
 	--repos) repos=$2; shift 2 ;;
 	--cached) cached=-cached; shift ;;
-	-h | --help) sed -n '2,31p' "$0"; exit 0 ;;
+	--rev) rev=$2; shift 2 ;;
+	-h | --help) sed -n '2,34p' "$0"; exit 0 ;;
 	*) echo "realcode.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
 
 bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
-(cd "$repo" && go build -o "$bin/retrylint" ./cmd/retrylint && go build -o "$bin/realcode" ./eval/realcode)
+trap 'if [ -n "$rev" ]; then git -C "$repo" worktree remove --force "$bin/rev" 2>/dev/null || true; git -C "$repo" worktree prune; fi; rm -rf "$bin"' EXIT
+build=$repo
+if [ -n "$rev" ]; then
+	git -C "$repo" worktree add --detach "$bin/rev" "$rev" >/dev/null
+	build=$bin/rev
+fi
+(cd "$build" && go build -o "$bin/retrylint" ./cmd/retrylint)
+(cd "$repo" && go build -o "$bin/realcode" ./eval/realcode)
 out=${out:-$(mktemp -d -t realcode-XXXXXX)}
 
 measure() { # measure SUBDIR [-vet]
