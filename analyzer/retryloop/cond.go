@@ -381,6 +381,41 @@ func (w *walker) classify(errExpr ast.Expr, open bool, in []*path) (t, f []*path
 		})
 }
 
+// deadlineCheck reports whether fn is a same-package predicate that
+// answers from the clock: abort(start, wait, timeout) returning
+// wait+time.Since(start) >= timeout. A loop that leaves on it has a
+// deadline.
+func (a *checker) deadlineCheck(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	decl := a.decls[fn.Origin()]
+	sig, _ := fn.Type().(*types.Signature)
+	if decl == nil || decl.Body == nil || sig == nil || sig.Results().Len() != 1 || !isBool(sig.Results().At(0).Type()) {
+		return false
+	}
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		r, ok := n.(*ast.ReturnStmt)
+		if !ok || found || len(r.Results) != 1 {
+			return !found
+		}
+		ast.Inspect(r.Results[0], func(m ast.Node) bool {
+			if b, ok := m.(*ast.BinaryExpr); ok && isTimeish(a.typeOf(b.X)) && isTimeish(a.typeOf(b.Y)) {
+				ast.Inspect(b, func(k ast.Node) bool {
+					if c, ok := k.(*ast.CallExpr); ok && isPkgFunc(a.callee(c), "time", "Since", "Until", "Now") {
+						found = true
+					}
+					return !found
+				})
+			}
+			return !found
+		})
+		return !found
+	})
+	return found
+}
+
 // closedSentinel names the errors of a resource that was closed or shut
 // down on purpose: io.EOF, net.ErrClosed, http.ErrServerClosed.
 var closedSentinel = lazyre.New(`^(EOF|Err[A-Za-z]*(Closed|Shutdown|Stopped)[A-Za-z]*)$`)
@@ -431,6 +466,8 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 		}
 		return w.classify(call.Args[0], open, in)
 	case fn != nil && (fn.Name() == "After" || fn.Name() == "Before" || fn.Name() == "IsZero") && isTimeish(w.a.recvType(call)):
+		return split(in, bounded(BoundDeadline), bounded(BoundDeadline))
+	case w.a.deadlineCheck(fn):
 		return split(in, bounded(BoundDeadline), bounded(BoundDeadline))
 	}
 	if (w.inspectsFailure(call) && !w.a.ignoresFailure(fn)) || w.a.isClassifier(fn) {

@@ -440,6 +440,12 @@ func (a *checker) helperDelayIn(fn *types.Func, decl *ast.FuncDecl, env map[type
 	if a.helperCaps(fc, decl.Body) {
 		d.Capped = true
 	}
+	// A local multiplied in a loop whose rounds a growing parameter
+	// counts (for b < max && retries > 0 { b *= 2; retries-- }) grows
+	// with that parameter.
+	if a.growsInParamLoop(decl, env) {
+		d.Grows = true
+	}
 	// A method that keeps its state in fields (b.cur *= 2) grows from call
 	// to call.
 	for obj, list := range fc.assigns {
@@ -454,6 +460,39 @@ func (a *checker) helperDelayIn(fn *types.Func, decl *ast.FuncDecl, env map[type
 	}
 	d.self = false
 	return d
+}
+
+// growsInParamLoop reports whether the body multiplies a duration inside a
+// loop whose condition reads a parameter env marks as growing.
+func (a *checker) growsInParamLoop(decl *ast.FuncDecl, env map[types.Object]Delay) bool {
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		loop, ok := n.(*ast.ForStmt)
+		if !ok || found || loop.Cond == nil {
+			return !found
+		}
+		counts := false
+		ast.Inspect(loop.Cond, func(m ast.Node) bool {
+			if id, ok := m.(*ast.Ident); ok {
+				if d, ok := env[a.info().ObjectOf(id)]; ok && d.Grows {
+					counts = true
+				}
+			}
+			return !counts
+		})
+		if !counts {
+			return true
+		}
+		ast.Inspect(loop.Body, func(m ast.Node) bool {
+			if as, ok := m.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && isDuration(a.typeOf(as.Lhs[0])) &&
+				(as.Tok == token.MUL_ASSIGN || as.Tok == token.SHL_ASSIGN || as.Tok == token.ADD_ASSIGN) {
+				found = true
+			}
+			return !found
+		})
+		return !found
+	})
+	return found
 }
 
 // helperCaps reports whether a helper clamps what it computes: an if that
