@@ -105,10 +105,16 @@ func (w *walker) failureOnlyWaits(op *ast.CallExpr, fp *path) []*Wait {
 	return own
 }
 
-// hasWait reports whether the path takes the wait wt.
+// hasWait reports whether the path takes the wait wt: the same wait, or
+// the same timer re-armed elsewhere for the same delay (t.Reset(interval)
+// after a success and after a failure).
 func hasWait(p *path, wt *Wait) bool {
 	for _, x := range p.waits {
-		if x.Node == wt.Node && x.rearmedBy == wt.rearmedBy {
+		if x.Node != wt.Node {
+			continue
+		}
+		if x.rearmedBy == wt.rearmedBy || x.rearmedBy != nil && wt.rearmedBy != nil && x.Delay != nil && wt.Delay != nil &&
+			types.ExprString(x.Delay) == types.ExprString(wt.Delay) {
 			return true
 		}
 	}

@@ -117,3 +117,41 @@ func (s *Syncer) Claim(ctx context.Context) error {
 		t.Reset(backoff)
 	}
 }
+
+// RunPeriodic re-arms its timer with the same interval after a success
+// and after a failure: a periodic sync, not a retry.
+func (s *Syncer) RunPeriodic(ctx context.Context) {
+	timer := time.NewTimer(0)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+		}
+		if err := s.sync(ctx); err != nil {
+			log.Printf("sync: %v", err)
+			timer.Reset(s.periodic)
+			continue
+		}
+		timer.Reset(s.periodic)
+	}
+}
+
+// RunSooner re-arms it with the shorter retry interval after a failure: a
+// failure is retried on a clock of its own.
+func (s *Syncer) RunSooner(ctx context.Context) {
+	timer := time.NewTimer(0)
+	for { // want `unclassified-retry: `
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C: // want `fixed-sleep: `
+		}
+		if err := s.sync(ctx); err != nil {
+			log.Printf("sync: %v", err)
+			timer.Reset(s.retry)
+			continue
+		}
+		timer.Reset(s.periodic)
+	}
+}
