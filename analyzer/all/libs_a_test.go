@@ -26,13 +26,22 @@ func TestLibrariesA(t *testing.T) {
 // through the module proxy: a stand-in that drifted from its library
 // changes a finding. Without the proxy it is skipped, unless CI is set.
 func TestLibrariesAReal(t *testing.T) {
+	runReal(t, "reallibs-a", libsA, "./libsa/...")
+}
+
+// runReal copies the module of testdata/module and the packages pkgs into
+// a temporary module and runs every rule over pattern there, against the
+// real libraries its go.mod requires. Without the module proxy it is
+// skipped, unless CI is set.
+func runReal(t *testing.T, module string, pkgs []string, pattern string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("compiles the real libraries and their dependencies")
 	}
 	dir := t.TempDir()
-	module := filepath.Join(analysistest.TestData(), "reallibs-a")
+	mod := filepath.Join(analysistest.TestData(), module)
 	for _, f := range []string{"go.mod", "go.sum"} {
-		data, err := os.ReadFile(filepath.Join(module, f))
+		data, err := os.ReadFile(filepath.Join(mod, f))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +49,7 @@ func TestLibrariesAReal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, pkg := range libsA {
+	for _, pkg := range pkgs {
 		if err := os.CopyFS(filepath.Join(dir, pkg), os.DirFS(filepath.Join(analysistest.TestData(), "src", pkg))); err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +60,7 @@ func TestLibrariesAReal(t *testing.T) {
 		}
 		t.Skipf("real libraries unavailable: %s", reason)
 	}
-	analysistest.Run(t, dir, every, "./libsa/...")
+	analysistest.Run(t, dir, every, pattern)
 }
 
 // realLibrariesMissing downloads the module's requirements and says why

@@ -1,8 +1,6 @@
 package all_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -26,30 +24,5 @@ func TestLibrariesD(t *testing.T) {
 // through the module proxy. Without the proxy it is skipped, unless CI is
 // set.
 func TestLibrariesDReal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compiles the real libraries and their dependencies")
-	}
-	dir := t.TempDir()
-	module := filepath.Join(analysistest.TestData(), "reallibs-d")
-	for _, f := range []string{"go.mod", "go.sum"} {
-		data, err := os.ReadFile(filepath.Join(module, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, pkg := range libsD {
-		if err := os.CopyFS(filepath.Join(dir, pkg), os.DirFS(filepath.Join(analysistest.TestData(), "src", pkg))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if reason := realLibrariesMissing(dir); reason != "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("real libraries: %s", reason)
-		}
-		t.Skipf("real libraries unavailable: %s", reason)
-	}
-	analysistest.Run(t, dir, every, "./libsd/...")
+	runReal(t, "reallibs-d", libsD, "./libsd/...")
 }
