@@ -1,8 +1,6 @@
 package all_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -24,18 +22,5 @@ func TestLibrariesC(t *testing.T) {
 // through the module proxy: a stand-in that drifted from its library
 // changes a finding. Without the proxy it is skipped, unless CI is set.
 func TestLibrariesCReal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compiles the real libraries and their dependencies")
-	}
-	dir := t.TempDir()
-	copyTree(t, filepath.Join(analysistest.TestData(), "reallibs-c"), dir)
-	for _, pkg := range libsC {
-		if err := os.CopyFS(filepath.Join(dir, pkg), os.DirFS(filepath.Join(analysistest.TestData(), "src", pkg))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if reason := realLibrariesMissing(dir); reason != "" {
-		skipOutsideCI(t, "real libraries unavailable: "+reason)
-	}
-	analysistest.Run(t, dir, every, "./libsc/...")
+	runReal(t, "reallibs-c", libsC, "./libsc/...")
 }
