@@ -112,26 +112,21 @@ func (t *reader) tickLoop(ticker types.Object) ast.Stmt {
 // cenkaltiNext reads b.NextBackOff() as the wait of the hand-written loop
 // around it.
 func cenkaltiNext(t *reader, call *ast.CallExpr, path string) *Retrier {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	recv, origin, _, loop, fresh, ok := t.pacedCall(call)
 	if !ok {
 		return nil
 	}
-	origin, _ := t.value(sel.X)
-	loop, fresh, ok := t.round(call.Pos(), origin)
-	if !ok {
-		return nil
-	}
-	s := t.cenkaltiBackOff(sel.X, path, 0)
+	s := t.cenkaltiBackOff(recv, path, 0)
 	r := s.retrier(path, call, nil, verdict{classified: true})
 	r.Loop = loop
 	if loop == nil {
 		opInRetry(r)
 	}
 	at := origin
-	if reset := t.resetEachRound(loop, sel.X, path, call.Pos()); reset != nil && !s.unknown {
+	if reset := t.resetEachRound(loop, recv, path, call.Pos()); reset != nil && !s.unknown {
 		fresh, at = true, reset
 	}
-	if fresh && at != sel.X && !s.unknown {
+	if fresh && at != recv && !s.unknown {
 		r.Fresh, r.FreshAt = true, at
 		r.Delay.Grows = false
 		r.Delay.Capped = true

@@ -82,13 +82,8 @@ func (t *tracer) retriable(e ast.Expr) conditionInfo {
 // funcValue returns the function a function-valued expression names
 // (apierrors.IsConflict, isRetryable), or nil.
 func (t *tracer) funcValue(e ast.Expr) *types.Func {
-	var id *ast.Ident
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
+	id := nameIdent(e)
+	if id == nil {
 		return nil
 	}
 	fn, _ := t.info.Uses[id].(*types.Func)

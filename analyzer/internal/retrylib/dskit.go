@@ -22,17 +22,12 @@ func dskit(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.
 	if fn.Signature().Recv() == nil || fn.Name() != "Wait" && fn.Name() != "NextDelay" {
 		return nil
 	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
 	t := newReader(info, call, enclosing)
-	origin, where := t.value(sel.X)
-	loop, fresh, ok := t.round(call.Pos(), origin)
+	recv, origin, where, loop, fresh, ok := t.pacedCall(call)
 	if !ok {
 		return nil
 	}
-	s := unknownSchedule(sel.X)
+	s := unknownSchedule(recv)
 	newCall, isNew := isCall(where.info, origin, dskitPath, "New")
 	if isNew && len(newCall.Args) == 2 {
 		s = where.dskitConfig(newCall, newCall.Args[1])
@@ -40,7 +35,7 @@ func dskit(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.
 	}
 	// The library bounds the loop only where the loop asks it; its
 	// waits end with its context either way.
-	if loop == nil || !t.asksOngoing(loop, sel.X) {
+	if loop == nil || !t.asksOngoing(loop, recv) {
 		s.attempts, s.unknown = 0, false
 	} else if s.unknown {
 		s.ctx.ends = true
@@ -59,10 +54,10 @@ func dskit(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.
 	if loop == nil {
 		opInRetry(r)
 	}
-	if fs, ok := loop.(*ast.ForStmt); ok && fs.Cond != nil && t.asksOngoing(&ast.ExprStmt{X: fs.Cond}, sel.X) {
+	if fs, ok := loop.(*ast.ForStmt); ok && fs.Cond != nil && t.asksOngoing(&ast.ExprStmt{X: fs.Cond}, recv) {
 		r.Governs = true
 	}
-	if reset := t.resetEachRound(loop, sel.X, dskitPath, call.Pos()); reset != nil && isNew {
+	if reset := t.resetEachRound(loop, recv, dskitPath, call.Pos()); reset != nil && isNew {
 		r.Fresh, r.FreshAt = true, reset
 		r.Delay.Grows, r.Delay.Capped = false, true
 	} else if isNew && fresh {

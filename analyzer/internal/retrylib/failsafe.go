@@ -361,11 +361,8 @@ func chainSite(call *ast.CallExpr) ast.Expr {
 
 // failsafeErrName returns the name an error argument is spelled with.
 func failsafeErrName(e ast.Expr) string {
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		return x.Name
-	case *ast.SelectorExpr:
-		return x.Sel.Name
+	if id := nameIdent(e); id != nil {
+		return id.Name
 	}
 	return ""
 }

@@ -197,13 +197,8 @@ func (cfg *gcsConfig) option(t *reader, o ast.Expr) {
 
 // refersToConst reports whether e names the constant name of path.
 func (t *reader) refersToConst(e ast.Expr, path, name string) bool {
-	var id *ast.Ident
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
+	id := nameIdent(e)
+	if id == nil {
 		return false
 	}
 	c, ok := t.info.Uses[id].(*types.Const)

@@ -25,17 +25,12 @@ func jpillora(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *a
 	if fn.Signature().Recv() == nil || fn.Name() != "Duration" && fn.Name() != "ForAttempt" {
 		return nil
 	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
 	t := newReader(info, call, enclosing)
-	origin, where := t.value(sel.X)
-	loop, fresh, ok := t.round(call.Pos(), origin)
+	recv, origin, where, loop, fresh, ok := t.pacedCall(call)
 	if !ok {
 		return nil
 	}
-	s := where.jpilloraBackoff(origin, sel.X, t)
+	s := where.jpilloraBackoff(origin, recv, t)
 	r := s.retrier(jpilloraPath, call, nil, verdict{classified: true})
 	r.Loop = loop
 	r.Fixes = jpilloraFixes
@@ -43,10 +38,10 @@ func jpillora(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *a
 		opInRetry(r)
 	}
 	at := origin
-	if reset := t.resetEachRound(loop, sel.X, jpilloraPath, call.Pos()); reset != nil && !s.unknown {
+	if reset := t.resetEachRound(loop, recv, jpilloraPath, call.Pos()); reset != nil && !s.unknown {
 		fresh, at = true, reset
 	}
-	if fresh && at != sel.X && !s.unknown && fn.Name() == "Duration" {
+	if fresh && at != recv && !s.unknown && fn.Name() == "Duration" {
 		r.Fresh, r.FreshAt = true, at
 		r.Delay.Grows, r.Delay.Capped = false, true
 		if !r.Delay.Random {

@@ -369,13 +369,8 @@ func (t *tracer) calls(e ast.Expr, path string, names ...string) (*ast.CallExpr,
 // refersTo reports whether the value named by e is the package-level
 // object path.name (a function value or variable).
 func (t *tracer) refersTo(e ast.Expr, path, name string) bool {
-	var id *ast.Ident
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
+	id := nameIdent(e)
+	if id == nil {
 		return false
 	}
 	obj := t.info.Uses[id]

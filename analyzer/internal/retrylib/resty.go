@@ -316,13 +316,8 @@ func (cfg restyConfig) classify() (bool, []string) {
 
 // refersToFunc reports whether e names one of the functions of path.
 func (t *reader) refersToFunc(e ast.Expr, path string, names ...string) bool {
-	var id *ast.Ident
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
+	id := nameIdent(e)
+	if id == nil {
 		return false
 	}
 	fn, ok := t.info.Uses[id].(*types.Func)

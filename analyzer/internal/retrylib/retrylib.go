@@ -157,6 +157,18 @@ func Find(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.B
 	return f(info, call, fn, enclosing)
 }
 
+// nameIdent returns the identifier an expression names a declared object
+// with: x, or Sel of pkg.X and v.X; nil for any other expression.
+func nameIdent(e ast.Expr) *ast.Ident {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return x
+	case *ast.SelectorExpr:
+		return x.Sel
+	}
+	return nil
+}
+
 // Path returns a package's import path without a vendor/ prefix.
 func Path(pkg *types.Package) string {
 	p := pkg.Path()

@@ -51,22 +51,17 @@ func sethvargo(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *
 }
 
 func (t *reader) sethvargoNext(call *ast.CallExpr) *Retrier {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	recv, origin, _, loop, fresh, ok := t.pacedCall(call)
 	if !ok {
 		return nil
 	}
-	origin, _ := t.value(sel.X)
-	loop, fresh, ok := t.round(call.Pos(), origin)
-	if !ok {
-		return nil
-	}
-	s := t.sethvargoBackoff(sel.X, 0)
+	s := t.sethvargoBackoff(recv, 0)
 	r := s.retrier(sethvargoPath, call, nil, verdict{classified: true})
 	r.Loop = loop
 	if loop == nil {
 		opInRetry(r)
 	}
-	if fresh && origin != sel.X && !s.unknown {
+	if fresh && origin != recv && !s.unknown {
 		r.Fresh, r.FreshAt = true, origin
 		r.Delay.Grows, r.Delay.Capped = false, true
 	}

@@ -1806,6 +1806,20 @@ var fixes = map[string]map[string]string{
 // library retry the literal is given to as its operation (loop nil).
 // inRound reports whether a back-off built at origin is built anew on
 // every round.
+// pacedCall reads a back-off method called inside a hand-written loop
+// (b.Wait(), b.NextBackOff(), b.Duration()): the receiver as written, the
+// value it was made from and where that is read, the loop the call paces,
+// and whether the value is made anew every round.
+func (t *reader) pacedCall(call *ast.CallExpr) (recv, origin ast.Expr, where *reader, loop ast.Stmt, fresh, ok bool) {
+	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !isSel {
+		return nil, nil, nil, nil, false, false
+	}
+	origin, where = t.value(sel.X)
+	loop, fresh, ok = t.round(call.Pos(), origin)
+	return sel.X, origin, where, loop, fresh, ok
+}
+
 func (t *reader) round(pos token.Pos, origin ast.Expr) (loop ast.Stmt, inRound, ok bool) {
 	if loop = enclosingLoop(t.body, pos); loop != nil {
 		return loop, inLoopBody(loop, origin), true
