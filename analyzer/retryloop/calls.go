@@ -25,6 +25,8 @@ type checker struct {
 	retries   *retryIndex
 	steps     map[*types.Func]*StepSummary
 	codes     map[*types.Func]*CodeSummary
+	dead      map[*types.Var]bool  // contexts nobody can cancel (deadContext)
+	clocks    map[*types.Func]bool // predicates that answer from the clock (deadlineCheck)
 }
 
 func newAnalysis(pass *analysis.Pass) *checker {

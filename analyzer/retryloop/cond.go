@@ -389,7 +389,22 @@ func (a *checker) deadlineCheck(fn *types.Func) bool {
 	if fn == nil {
 		return false
 	}
-	decl := a.decls[fn.Origin()]
+	fn = fn.Origin()
+	if c, ok := a.clocks[fn]; ok {
+		return c
+	}
+	if a.clocks == nil {
+		a.clocks = make(map[*types.Func]bool)
+	}
+	c := a.readsClock(fn)
+	a.clocks[fn] = c
+	return c
+}
+
+// readsClock reports whether a same-package function returns a bool
+// computed by comparing durations or times taken from the clock.
+func (a *checker) readsClock(fn *types.Func) bool {
+	decl := a.decls[fn]
 	sig, _ := fn.Type().(*types.Signature)
 	if decl == nil || decl.Body == nil || sig == nil || sig.Results().Len() != 1 || !isBool(sig.Results().At(0).Type()) {
 		return false
@@ -422,17 +437,8 @@ var closedSentinel = lazyre.New(`^(EOF|Err[A-Za-z]*(Closed|Shutdown|Stopped)[A-Z
 
 // isClosedSentinel reports whether e names such an error.
 func (a *checker) isClosedSentinel(e ast.Expr) bool {
-	var id *ast.Ident
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = e
-	case *ast.SelectorExpr:
-		id = e.Sel
-	default:
-		return false
-	}
-	v, ok := a.info().Uses[id].(*types.Var)
-	return ok && isError(v.Type()) && closedSentinel.MatchString(id.Name)
+	v, ok := objOfExpr(a, e).(*types.Var)
+	return ok && isError(v.Type()) && closedSentinel.MatchString(v.Name())
 }
 
 // markClosed marks the paths on which the failure is known to be such an

@@ -169,8 +169,9 @@ func (w *walker) assignCall(lhs []ast.Expr, idx int, call *ast.CallExpr, in []*p
 	if key == nil {
 		return // the error is discarded: not an operation we can follow
 	}
+	answered := w.responsesRead(call)
 	for _, p := range in {
-		if w.readsBody(call, p) {
+		if p.last != nil && p.last != call && containsCall(answered, p.last) {
 			// bs, err := io.ReadAll(resp.Body): reading the answer is
 			// part of the attempt that got it; its failure is the
 			// attempt's, and the status tests that follow test it.
@@ -413,36 +414,30 @@ func isBlank(e ast.Expr) bool {
 	return ok && id.Name == "_"
 }
 
-// isClose reports a Close method call: releasing what a failed attempt
-// left (resp.Body.Close()) is no attempt of its own, whatever its error.
-// readsBody reports whether call reads the body of the HTTP response the
-// path's last operation returned: io.ReadAll(resp.Body),
+// responsesRead returns the calls whose HTTP response call reads the body
+// of: resp, err := c.Do(req) for io.ReadAll(resp.Body) or
 // json.NewDecoder(resp.Body).Decode(&v).
-func (w *walker) readsBody(call *ast.CallExpr, p *path) bool {
-	if p.last == nil || p.last == call {
-		return false
-	}
-	found := false
+func (w *walker) responsesRead(call *ast.CallExpr) []*ast.CallExpr {
+	var out []*ast.CallExpr
 	ast.Inspect(call, func(n ast.Node) bool {
 		sel, ok := n.(*ast.SelectorExpr)
-		if !ok || found {
-			return !found
-		}
-		if sel.Sel.Name != "Body" || !isNamed(w.a.typeOf(sel.X), "net/http", "Response") {
+		if !ok || sel.Sel.Name != "Body" || !isNamed(w.a.typeOf(sel.X), "net/http", "Response") {
 			return true
 		}
 		if obj := w.objOf(sel.X); obj != nil {
 			for _, as := range w.fc.assigns[obj] {
-				if c, ok := ast.Unparen(as.rhs).(*ast.CallExpr); ok && c == p.last {
-					found = true
+				if c, ok := ast.Unparen(as.rhs).(*ast.CallExpr); ok {
+					out = append(out, c)
 				}
 			}
 		}
-		return !found
+		return true
 	})
-	return found
+	return out
 }
 
+// isClose reports a Close method call: releasing what a failed attempt
+// left (resp.Body.Close()) is no attempt of its own, whatever its error.
 func isClose(a *checker, call *ast.CallExpr) bool {
 	fn := a.callee(call)
 	return fn != nil && fn.Name() == "Close" && fn.Signature().Recv() != nil && len(call.Args) == 0

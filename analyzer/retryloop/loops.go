@@ -653,17 +653,8 @@ func (a *checker) itemOfCounter(fc *funcCtx, lc *loopCtx, obj types.Object, dept
 // the loop steps every round.
 func (a *checker) givenStepped(lc *loopCtx, ops []*ast.CallExpr) bool {
 	for _, op := range ops {
-		for _, arg := range op.Args {
-			found := false
-			ast.Inspect(arg, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok && a.stepped(lc, a.info().ObjectOf(id)) {
-					found = true
-				}
-				return !found
-			})
-			if found {
-				return true
-			}
+		if a.argsRead(op, func(obj types.Object) bool { return a.stepped(lc, obj) }) {
+			return true
 		}
 	}
 	return false
@@ -742,8 +733,19 @@ func (a *checker) contextInScope(pos token.Pos) *types.Var {
 // makes itself and nobody can cancel while it runs: context.Background()
 // or TODO(), or a WithCancel or WithValue of one whose cancel runs only
 // on return. A wait that ignores it ignores nothing.
+//
+// The answer depends on v alone (its function holds pos), so it is kept:
+// every loop of a function asks it of the same contexts.
 func (a *checker) deadContext(v *types.Var, pos token.Pos) bool {
-	return a.deadContextSeen(v, pos, map[*types.Var]bool{})
+	if d, ok := a.dead[v]; ok {
+		return d
+	}
+	if a.dead == nil {
+		a.dead = make(map[*types.Var]bool)
+	}
+	d := a.deadContextSeen(v, pos, map[*types.Var]bool{})
+	a.dead[v] = d
+	return d
 }
 
 func (a *checker) deadContextSeen(v *types.Var, pos token.Pos, seen map[*types.Var]bool) bool {
@@ -807,12 +809,9 @@ func (a *checker) madeDead(e ast.Expr, seen map[*types.Var]bool, depth int) bool
 	}
 	fn := a.callee(call)
 	switch {
-	case isPkgFunc(fn, "context", "Background", "TODO"):
+	case isPkgFunc(fn, "context", "Background", "TODO", "WithoutCancel"):
 		return true
-	case isPkgFunc(fn, "context", "WithCancel", "WithCancelCause", "WithValue", "WithoutCancel") && len(call.Args) > 0:
-		if isPkgFunc(fn, "context", "WithoutCancel") {
-			return true
-		}
+	case isPkgFunc(fn, "context", "WithCancel", "WithCancelCause", "WithValue") && len(call.Args) > 0:
 		if id, ok := ast.Unparen(call.Args[0]).(*ast.Ident); ok {
 			if v, ok := a.info().ObjectOf(id).(*types.Var); ok && isContext(v.Type()) {
 				return a.deadContextSeen(v, id.Pos(), seen)

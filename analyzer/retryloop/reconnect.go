@@ -222,10 +222,15 @@ func lookupIface(t types.Type, path, name string) *types.Interface {
 // every round (a segment number, a bucket index): a loop whose success
 // path goes round too then moves on to the next item, it does not retry.
 func (a *checker) takesCounter(lc *loopCtx, op *ast.CallExpr) bool {
+	return a.argsRead(op, func(obj types.Object) bool { return lc.counters[obj] })
+}
+
+// argsRead reports whether an argument of op reads a variable that is.
+func (a *checker) argsRead(op *ast.CallExpr, is func(types.Object) bool) bool {
 	found := false
 	for _, arg := range op.Args {
 		ast.Inspect(arg, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && lc.counters[a.info().ObjectOf(id)] {
+			if id, ok := n.(*ast.Ident); ok && is(a.info().ObjectOf(id)) {
 				found = true
 			}
 			return !found
