@@ -25,14 +25,6 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
 	diag.CheckDirectives(pass, Rule)
-	// One finding a loop and constant: a loop that waits the same minute
-	// on each of its five failure branches has one defect, said once, at
-	// its first wait.
-	type said struct {
-		loop  *retryloop.Loop
-		value string
-	}
-	seen := map[said]bool{}
 	for _, lw := range res.Waits() {
 		w := lw.Wait
 		if w.Fresh {
@@ -43,11 +35,6 @@ func run(pass *analysis.Pass) (any, error) {
 		if w.Delay == nil || !w.Source.Constant() {
 			continue
 		}
-		k := said{lw.Loop, w.Source.Value}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
 		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
 			lw.Loop.Subject()+" waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; "+lw.Loop.LibraryFix(Rule, "back off exponentially with random jitter and a cap"))
 	}

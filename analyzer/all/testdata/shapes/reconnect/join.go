@@ -12,8 +12,7 @@ import (
 // Join registers with a pool every hour; a failed join, whatever its
 // status but 401, is tried again a constant minute later, forever. The
 // body read between the request and the status test is part of the
-// attempt. The same constant minute on every failure branch is one
-// finding, at the first.
+// attempt.
 func Join(c *http.Client, pool string, register func([]byte)) {
 	for { // want `retry-permanent: .*HTTP 400` `unbounded-retry: `
 		resp, err := c.Post(pool, "application/json", &bytes.Buffer{})
@@ -24,7 +23,7 @@ func Join(c *http.Client, pool string, register func([]byte)) {
 		body, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if err != nil {
-			time.Sleep(time.Minute)
+			time.Sleep(time.Minute) // want `fixed-sleep: `
 			continue
 		}
 		switch resp.StatusCode {
@@ -35,7 +34,7 @@ func Join(c *http.Client, pool string, register func([]byte)) {
 		case http.StatusUnauthorized:
 			return
 		default:
-			time.Sleep(time.Minute)
+			time.Sleep(time.Minute) // want `fixed-sleep: `
 			continue
 		}
 	}
