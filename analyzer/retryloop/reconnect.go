@@ -316,6 +316,23 @@ func isSession(t types.Type) bool {
 	return false
 }
 
+// rangesItems reports whether the range statement at pos, inside the
+// loop, ranges over a collection rather than a count.
+func (a *checker) rangesItems(lc *loopCtx, pos token.Pos) bool {
+	if lc.node == nil {
+		return false // goto and recursion: no range statement of their own
+	}
+	found := false
+	ast.Inspect(lc.node, func(n ast.Node) bool {
+		if r, ok := n.(*ast.RangeStmt); ok && r.Pos() == pos {
+			t := a.typeOf(r.X)
+			found = t != nil && !isInteger(t)
+		}
+		return !found
+	})
+	return found
+}
+
 // builds reports whether a call only builds a value: a builtin (make,
 // new, append), a conversion, or a constructor (newHandler, NewBuffer)
 // that does no I/O. What it returns is no item fetched from elsewhere.
@@ -347,6 +364,10 @@ func (a *checker) takesFreshItem(fc *funcCtx, lc *loopCtx, op *ast.CallExpr) boo
 				return true
 			}
 			for _, as := range fc.assigns[v] {
+				if lc.contains(as.pos) && as.tok == token.RANGE && a.rangesItems(lc, as.pos) {
+					found = true // for _, c := range chunks: the next item
+					continue
+				}
 				if !lc.contains(as.pos) || as.rhs == nil || ast.Unparen(as.rhs) == op {
 					continue
 				}

@@ -613,12 +613,24 @@ func (w *walker) innerLoop(s ast.Stmt, in []*path, sc scope) []*path {
 
 // roundsGrow reports whether an inner loop's number of rounds is computed
 // from a counter of the analysed loop: a countdown of ticks that grows
-// with the attempt.
+// with the attempt (for i := attempt * 5; i > 0; i--). The inner loop's
+// own counter, which its init and post statements write, is not one.
 func (w *walker) roundsGrow(s ast.Stmt) bool {
 	var parts []ast.Node
+	own := map[types.Object]bool{}
 	switch s := s.(type) {
 	case *ast.ForStmt:
 		parts = []ast.Node{s.Init, s.Cond}
+		for _, st := range []ast.Stmt{s.Init, s.Post} {
+			switch st := st.(type) {
+			case *ast.AssignStmt:
+				for _, l := range st.Lhs {
+					own[w.objOf(l)] = true
+				}
+			case *ast.IncDecStmt:
+				own[w.objOf(st.X)] = true
+			}
+		}
 	case *ast.RangeStmt:
 		parts = []ast.Node{s.X}
 	}
@@ -628,8 +640,9 @@ func (w *walker) roundsGrow(s ast.Stmt) bool {
 			continue
 		}
 		ast.Inspect(n, func(m ast.Node) bool {
-			if id, ok := m.(*ast.Ident); ok && w.lc.counters[w.info().ObjectOf(id)] {
-				found = true
+			if id, ok := m.(*ast.Ident); ok {
+				obj := w.info().ObjectOf(id)
+				found = w.lc.counters[obj] && !own[obj]
 			}
 			return !found
 		})

@@ -67,3 +67,24 @@ func DrainPending(ctx context.Context, fetch func(context.Context) error, pendin
 	}
 	return err
 }
+
+// FetchEach retries each chunk of every batch it is sent by itself, five
+// times a constant five seconds apart: the inner retry counts its own
+// attempts, and the wait does not grow with anything of the loop around it.
+func FetchEach(ctx context.Context, batches <-chan []string, fetch func(context.Context, string) error) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case chunks := <-batches:
+			for _, c := range chunks {
+				for retry := 4; retry >= 0; retry-- { // want `unclassified-retry: `
+					if err := fetch(ctx, c); err == nil {
+						break
+					}
+					time.Sleep(5 * time.Second) // want `fixed-sleep: ` `sleep-ignores-context: `
+				}
+			}
+		}
+	}
+}
