@@ -5,8 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
-
-	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // reconnect finds the operations of a loop whose success path goes round
@@ -14,8 +12,8 @@ import (
 // path takes a wait that some success path does not: the loop reconnects
 // after a failure, and every instance that failed together reconnects on
 // the same clock. It returns those operations and their failing rounds,
-// or nothing when the loop is periodic (both paths wait), serves inbound
-// connections, or moves on to the next item each round.
+// or nothing when the loop is periodic (both paths wait) or moves on to
+// the next item each round.
 func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 	var ops []*ast.CallExpr
 	var failing []*path
@@ -40,49 +38,6 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 		ops = addOp(ops, op)
 	}
 	return ops, failing
-}
-
-// resetsBackoff reports whether a wait of the failure is a back-off's
-// (b.Wait()) that the loop resets elsewhere (b.Reset()): it backs off
-// while the operation fails and starts over once it succeeded, whatever
-// the success hands back — a long poll, a watch that yields one value at
-// a time.
-func (a *checker) resetsBackoff(lc *loopCtx, waits []*Wait) bool {
-	if lc.node == nil {
-		return false
-	}
-	for _, wt := range waits {
-		call, ok := wt.Node.(*ast.CallExpr)
-		if !ok {
-			continue
-		}
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok {
-			continue
-		}
-		recv, ok := ast.Unparen(sel.X).(*ast.Ident)
-		if !ok || a.info().ObjectOf(recv) == nil {
-			continue
-		}
-		obj := a.info().ObjectOf(recv)
-		found := false
-		ast.Inspect(lc.node, func(n ast.Node) bool {
-			c, ok := n.(*ast.CallExpr)
-			if !ok || found {
-				return !found
-			}
-			if s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && s.Sel.Name == "Reset" {
-				if id, ok := ast.Unparen(s.X).(*ast.Ident); ok && a.info().ObjectOf(id) == obj {
-					found = true
-				}
-			}
-			return !found
-		})
-		if found {
-			return true
-		}
-	}
-	return false
 }
 
 // failureOnlyWaits returns the waits after op on the failing path fp that
@@ -272,48 +227,6 @@ func (a *checker) entryPath(fc *funcCtx, lc *loopCtx, body *ast.BlockStmt) *path
 		lc.seeded = true
 	}
 	return p
-}
-
-// sessionMethod names the methods of what a watch, a stream or a
-// subscription hands back: the success path consumes it until it ends.
-var sessionMethod = lazyre.New(`^(Recv|RecvMsg|Read|ReadMessage|ReadJSON|Next|NextMsg|Receive|ResultChan|Chan|Events|Messages|Updates|Subscribe|Consume)$`)
-
-// opensSession reports whether op opens something the success path then
-// consumes for a while — a stream, a channel, a connection — or runs for a
-// while itself (a supervised worker that returns only an error). A call
-// that hands back one item (a message, a request) each round is a loop
-// over items, a consumer, not a reconnect.
-func (a *checker) opensSession(op *ast.CallExpr) bool {
-	results := resultTypes(a.typeOf(op))
-	items := 0
-	for _, t := range results {
-		if isError(t) {
-			continue
-		}
-		items++
-		if isSession(t) {
-			return true
-		}
-	}
-	return items == 0
-}
-
-func isSession(t types.Type) bool {
-	if _, ok := t.Underlying().(*types.Chan); ok {
-		return true
-	}
-	for _, mt := range []types.Type{t, types.NewPointer(t)} {
-		if _, isPtr := t.(*types.Pointer); isPtr && mt != t {
-			continue
-		}
-		ms := types.NewMethodSet(mt)
-		for i := 0; i < ms.Len(); i++ {
-			if sessionMethod.MatchString(ms.At(i).Obj().Name()) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // rangesItems reports whether the range statement at pos, inside the
