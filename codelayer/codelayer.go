@@ -104,6 +104,11 @@ func (ix *Index) add(p *packages.Package, res *retryloop.Result) {
 			}
 			fi := &fnInfo{obj: obj, pkg: p, wraps: map[int][]*retryloop.Loop{}}
 			for _, l := range res.Loops {
+				if l.Form == retryloop.FormRunner {
+					// A runner's call is the runner's own layer, reached
+					// through the wrapper calls below.
+					continue
+				}
 				if decl.Pos() <= l.Pos && l.Pos < decl.End() {
 					fi.loops = append(fi.loops, l)
 				}

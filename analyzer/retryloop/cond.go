@@ -497,7 +497,7 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 		}
 		// Only a yes/no answer is a predicate; status.FromError(err) and
 		// the like merely unpack the failure.
-		predicate := isBool(w.a.typeOf(call))
+		predicate := isBool(w.a.typeOf(call)) || isAnswer(w.a.typeOf(call))
 		for _, p := range t {
 			p.predicated = predicate
 		}

@@ -226,6 +226,10 @@ func (w *walker) waitsIn(s ast.Stmt, skipRecv bool) []*Wait {
 				out = append(out, wt)
 				return false
 			}
+			if sleep := w.a.ignoredSleep(n); sleep != nil {
+				out = append(out, &Wait{Kind: WaitHelper, Node: n, Stmt: s, Inner: sleep})
+				return false
+			}
 		}
 		return true
 	})

@@ -66,6 +66,15 @@ type RetrySummary struct {
 	// function retries — a retry wrapper, whose every call site retries
 	// its argument — or -1 when it retries work of its own.
 	Param int
+	// LimitParam is the 1-based index of the parameter that limits the
+	// attempts (for try := 1; try <= tries; try++), 0 when none: a call
+	// given a constant there makes that many, CallNoRetry(fn) → call(fn, 1)
+	// none again.
+	LimitParam int
+	// Answer is 1 when the function value's bool result decides: true
+	// asks for another try (retry bool, err error); 0 when the runner
+	// reads only the error.
+	Answer int
 }
 
 // AFact marks Summary as an analysis fact.
@@ -107,7 +116,14 @@ func (s *Summary) String() string {
 		if cs.GRPC {
 			kind = "grpc"
 		}
-		parts = append(parts, kind+"["+strings.Join(in, " ")+"]")
+		text := kind + "[" + strings.Join(in, " ") + "]"
+		if cs.Member > 0 {
+			text = fmt.Sprintf("%s[in param %d]", kind, cs.Member-1)
+		}
+		if cs.Arg > 0 {
+			text += fmt.Sprintf("(of param %d)", cs.Arg-1)
+		}
+		parts = append(parts, text)
 	}
 	if s.IgnoresFailure {
 		parts = append(parts, "ignores-failure")
@@ -119,7 +135,14 @@ func (s *Summary) String() string {
 		parts = append(parts, "step("+delayWords(st.delay())+")")
 	}
 	if r := s.Retry; r != nil {
-		parts = append(parts, fmt.Sprintf("retries(%s at %s, param %d)", attemptsText(r.Attempts, r.Unbounded), r.At, r.Param))
+		text := fmt.Sprintf("retries(%s at %s, param %d", attemptsText(r.Attempts, r.Unbounded), r.At, r.Param)
+		if r.LimitParam > 0 {
+			text += fmt.Sprintf(", limit param %d", r.LimitParam-1)
+		}
+		if r.Answer != 0 {
+			text += ", answer"
+		}
+		parts = append(parts, text+")")
 	}
 	return strings.Join(parts, " ")
 }

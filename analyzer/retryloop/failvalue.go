@@ -20,6 +20,7 @@ const (
 	kindResult                  // a result whose field says it failed (res.Failed)
 	kindList                    // a list of what failed: non-empty is a failure
 	kindErrors                  // the errors of an attempt: non-empty is a failure
+	kindAgain                   // an attempt's own answer: true asks for another try
 )
 
 // Operations that fail without an error value count only when they reach
@@ -31,6 +32,9 @@ const (
 // result with a failure field. withErr says assignCall already took the
 // call as the path's operation.
 func (w *walker) valueFacts(lhs []ast.Expr, call *ast.CallExpr, in []*path, withErr bool) {
+	if withErr && w.againFact(lhs, call, in) {
+		return
+	}
 	if !w.a.doesIO(call) {
 		return
 	}
@@ -201,10 +205,17 @@ func knows(in []*path, key any, kinds ...valueKind) bool {
 // flagCond splits on a bool that tells an attempt's outcome: ok, acquired.
 func (w *walker) flagCond(id *ast.Ident, in []*path) (t, f []*path, ok bool) {
 	obj := w.info().ObjectOf(id)
-	if obj == nil || !knows(in, obj, kindFlag) {
+	if obj == nil {
 		return nil, nil, false
 	}
-	t, f = split(in, setOutcome(obj, false), setOutcome(obj, true))
+	switch {
+	case knows(in, obj, kindFlag):
+		t, f = split(in, setOutcome(obj, false), setOutcome(obj, true))
+	case knows(in, obj, kindAgain):
+		t, f = split(in, setOutcome(obj, true), setOutcome(obj, false))
+	default:
+		return nil, nil, false
+	}
 	return t, f, true
 }
 

@@ -144,6 +144,9 @@ func (l *Loop) Subject() string {
 	if l.Library != nil && l.Library.Loop == nil {
 		return l.LibraryCall()
 	}
+	if call, ok := l.Node.(*ast.CallExpr); ok && l.Form == FormRunner {
+		return types.ExprString(call.Fun)
+	}
 	return "retry loop"
 }
 

@@ -472,7 +472,7 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 	if a.failover(w.fc, w.lc, ops) {
 		return nil
 	}
-	l := &Loop{Form: form, Node: node, Pos: pos, Func: w.fc.fn, Ops: ops, Reconnect: !leaves}
+	l := &Loop{Form: form, Node: node, Pos: pos, Func: w.fc.fn, Ops: ops, Reconnect: !leaves, answer: w.answer}
 	if node == nil {
 		l.Node = w.fc.fn
 	}
@@ -542,13 +542,13 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 	// Without a wait, only a loop that counts its attempts is taken for a
 	// retry: an open loop that goes round at once on failure is more often
 	// a reader, a scanner or a walk than a retry.
-	if len(l.Waits) == 0 && form != FormCounter && form != FormRange {
+	if len(l.Waits) == 0 && form != FormCounter && form != FormRange && form != FormRunner {
 		return nil
 	}
 	// Without a wait, an operation given the counter the loop steps
 	// (listen(fmt.Sprintf(":%d", port)) for port := 8000; port < 8010)
 	// tries the next candidate each round: a search, not a retry.
-	if len(l.Waits) == 0 && a.givenStepped(w.lc, ops) {
+	if len(l.Waits) == 0 && !w.runsGiven(ops) && a.givenStepped(w.lc, ops) {
 		return nil
 	}
 	l.Context = a.contextInScope(pos)

@@ -11,25 +11,50 @@ import (
 // HTTP status or gRPC code, such as retryable(resp.StatusCode), by reading
 // which codes the predicate returns true for.
 func (w *walker) codePredicate(fn *types.Func, call *ast.CallExpr, in []*path) (t, f []*path, ok bool) {
-	if fn == nil || len(call.Args) != 1 {
+	if fn == nil {
 		return nil, nil, false
 	}
-	arg := call.Args[0]
-	grpc := isGRPCCode(w.a.typeOf(arg))
-	if !grpc && !w.statusExpr(arg) && !hasStatusCode(w.a.typeOf(arg)) {
-		return nil, nil, false
-	}
-	cs := w.a.codesOf(fn)
-	if cs == nil || cs.GRPC != grpc {
+	cs := w.codesAt(fn, call)
+	if cs == nil {
 		return nil, nil, false
 	}
 	holds := cs.accepts
 	not := func(c int) bool { return !holds(c) }
-	t, f = split(in, narrowCodes(holds, grpc), narrowCodes(not, grpc))
+	t, f = split(in, narrowCodes(holds, cs.GRPC), narrowCodes(not, cs.GRPC))
 	return t, f, true
 }
 
-// CodeSummary is what a predicate over one HTTP status or gRPC code
+// codesAt is what a call of a code predicate accepts: the predicate's
+// summary, the status it is given checked, a list it is given read.
+func (w *walker) codesAt(fn *types.Func, call *ast.CallExpr) *CodeSummary {
+	a := w.a
+	cs := a.codesOf(fn)
+	if cs == nil {
+		return nil
+	}
+	at := max(cs.Arg, 1) - 1
+	if at >= len(call.Args) {
+		return nil
+	}
+	arg := call.Args[at]
+	grpc := isGRPCCode(a.typeOf(arg))
+	if grpc != cs.GRPC || !grpc && !w.statusExpr(arg) && !hasStatusCode(a.typeOf(arg)) {
+		return nil
+	}
+	if cs.Member == 0 {
+		return cs
+	}
+	if cs.Member > len(call.Args) {
+		return nil
+	}
+	list, ok := a.intList(call.Args[cs.Member-1])
+	if !ok {
+		return nil
+	}
+	return codesFrom(list, cs.GRPC)
+}
+
+// CodeSummary is what a predicate over an HTTP status or gRPC code
 // returns true for, code by code: exported so that retryable(code) reads
 // the same in every package.
 type CodeSummary struct {
@@ -37,27 +62,58 @@ type CodeSummary struct {
 	// Accepts is a bit set of the codes (0-599, or 0-16 for gRPC) for
 	// which the predicate is true.
 	Accepts []uint64
+	// Arg is the 1-based index of the parameter holding the status or
+	// code; 0 for a predicate of that one parameter.
+	Arg int
+	// Member is the 1-based index of a list parameter when the predicate
+	// is true exactly for the codes in that list (inList(resp, codes));
+	// Accepts is then empty and the list is read at each call.
+	Member int
 }
 
 func (cs *CodeSummary) accepts(c int) bool {
 	return c >= 0 && c/64 < len(cs.Accepts) && cs.Accepts[c/64]&(1<<(c%64)) != 0
 }
 
-// codesOf reads a predicate of one parameter over a status or code: its
-// body in this package, code by code, or the fact of another package.
+func codeLimit(grpc bool) int {
+	if grpc {
+		return 17
+	}
+	return 600
+}
+
+// codesFrom is the summary of a predicate true for the codes of a list.
+func codesFrom(list []int64, grpc bool) *CodeSummary {
+	limit := codeLimit(grpc)
+	cs := &CodeSummary{GRPC: grpc, Accepts: make([]uint64, (limit+63)/64)}
+	for _, c := range list {
+		if c >= 0 && c < int64(limit) {
+			cs.Accepts[c/64] |= 1 << (c % 64)
+		}
+	}
+	return cs
+}
+
+// codesOf reads a predicate over a status or code: its body in this
+// package, code by code, or the fact of another package.
 func (a *checker) codesOf(fn *types.Func) *CodeSummary {
 	fn = fn.Origin()
 	if cs, ok := a.codes[fn]; ok {
 		return cs
 	}
-	cs := a.readCodes(fn)
 	if a.codes == nil {
 		a.codes = make(map[*types.Func]*CodeSummary)
 	}
+	a.codes[fn] = nil // recursion guard
+	cs := a.readCodes(fn)
 	a.codes[fn] = cs
 	return cs
 }
 
+// readCodes evaluates a predicate for every code. A predicate of the
+// status alone must be read to the end; one that also takes the failure
+// or a context is read for what the status decides, every other test
+// counting for nothing (ctx.Err() != nil is no reason a 401 is retried).
 func (a *checker) readCodes(fn *types.Func) *CodeSummary {
 	decl := a.decls[fn]
 	if decl == nil {
@@ -67,30 +123,126 @@ func (a *checker) readCodes(fn *types.Func) *CodeSummary {
 		return nil
 	}
 	sig := fn.Type().(*types.Signature)
+	if sig.Results().Len() == 0 || !isBool(sig.Results().At(0).Type()) {
+		return nil
+	}
 	params := fieldObjs(a, decl.Type.Params)
-	if len(params) != 1 || params[0] == nil || sig.Results().Len() != 1 || !isBool(sig.Results().At(0).Type()) {
+	at := -1
+	for i, p := range params {
+		if p == nil {
+			continue
+		}
+		if t := p.Type(); isGRPCCode(t) || hasStatusCode(t) || isInteger(t) && !isDuration(t) && len(params) == 1 {
+			if at >= 0 {
+				return nil // two statuses: not a predicate over one
+			}
+			at = i
+		}
+	}
+	if at < 0 {
 		return nil
 	}
-	pt := params[0].Type()
-	grpc := isGRPCCode(pt)
-	if !grpc && !isInteger(pt) && !hasStatusCode(pt) {
+	grpc := isGRPCCode(params[at].Type())
+	single := len(params) == 1
+	if !single && sig.Results().Len() > 2 {
 		return nil
 	}
-	limit := 600
-	if grpc {
-		limit = 17
+	if single && sig.Results().Len() != 1 {
+		return nil
 	}
+	env := &codeEnv{a: a, status: params[at], lenient: !single}
+	if m := a.memberParam(decl, params, env); m > 0 {
+		return &CodeSummary{GRPC: grpc, Arg: at + 1, Member: m}
+	}
+	limit := codeLimit(grpc)
 	cs := &CodeSummary{GRPC: grpc, Accepts: make([]uint64, (limit+63)/64)}
+	if !single {
+		cs.Arg = at + 1
+	}
+	decided := false
 	for c := 0; c < limit; c++ {
-		v, known := a.evalPredicate(decl.Body.List, params[0], int64(c), 0)
-		if !known {
+		env.reset(int64(c))
+		v, ok := env.body(decl.Body.List)
+		if !ok {
 			return nil
 		}
-		if v {
+		if v != neutral {
+			decided = true
+		}
+		if v == yes {
 			cs.Accepts[c/64] |= 1 << (c % 64)
 		}
 	}
+	if !decided {
+		return nil // the status decides nothing
+	}
 	return cs
+}
+
+// memberParam returns the 1-based index of a list parameter the predicate
+// tests the status's membership of, or 0: true for the status when the list
+// holds it, false otherwise, checked on a few probes.
+func (a *checker) memberParam(decl *ast.FuncDecl, params []types.Object, env *codeEnv) int {
+	probes := []int64{200, 401, 503}
+	for i, p := range params {
+		if p == nil || !isIntSlice(p.Type()) {
+			continue
+		}
+		member := true
+		for _, in := range probes {
+			for _, v := range probes {
+				env.reset(v)
+				env.lists[p] = []int64{in}
+				r, ok := env.body(decl.Body.List)
+				if !ok || (r == yes) != (v == in) || r == neutral {
+					member = false
+				}
+			}
+		}
+		env.reset(probes[0])
+		env.lists[p] = nil
+		if r, ok := env.body(decl.Body.List); !ok || r == yes {
+			member = false
+		}
+		if member {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func isIntSlice(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	return ok && isInteger(s.Elem())
+}
+
+// intList reads a list of constant codes: a slice literal, or a
+// package-level variable declared with one.
+func (a *checker) intList(e ast.Expr) ([]int64, bool) {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok {
+		id, isIdent := ast.Unparen(e).(*ast.Ident)
+		if !isIdent {
+			return nil, false
+		}
+		lit = a.tableLiteral(a.info().ObjectOf(id))
+	}
+	if lit == nil || !isIntSlice(a.typeOf(lit)) {
+		return nil, false
+	}
+	var out []int64
+	for _, elt := range lit.Elts {
+		tv := a.info().Types[elt]
+		if tv.Value == nil || tv.Value.Kind() != constant.Int {
+			return nil, false
+		}
+		n, exact := constant.Int64Val(tv.Value)
+		if !exact {
+			return nil, false
+		}
+		out = append(out, n)
+	}
+	return out, true
 }
 
 // ignoresFailure reports whether fn takes the failure but never reads it:
@@ -149,174 +301,6 @@ func takenBranch(s *ast.IfStmt, c bool) []ast.Stmt {
 		return b.List
 	}
 	return []ast.Stmt{s.Else}
-}
-
-// evalPredicate runs a predicate's statements for one value of its
-// parameter. known is false when it meets anything it cannot evaluate.
-func (a *checker) evalPredicate(stmts []ast.Stmt, param types.Object, v int64, depth int) (result, known bool) {
-	if depth > 8 {
-		return false, false
-	}
-	for _, s := range stmts {
-		switch s := s.(type) {
-		case *ast.ReturnStmt:
-			if len(s.Results) != 1 {
-				return false, false
-			}
-			return a.evalBool(s.Results[0], param, v)
-		case *ast.IfStmt:
-			if s.Init != nil {
-				return false, false
-			}
-			c, ok := a.evalBool(s.Cond, param, v)
-			if !ok {
-				return false, false
-			}
-			branch := takenBranch(s, c)
-			if r, known, done := a.evalBranch(branch, param, v, depth); done {
-				return r, known
-			}
-		case *ast.SwitchStmt:
-			if s.Init != nil {
-				return false, false
-			}
-			var chosen []ast.Stmt
-			found := false
-			for _, cl := range s.Body.List {
-				cc := cl.(*ast.CaseClause)
-				if cc.List == nil {
-					continue
-				}
-				for _, e := range cc.List {
-					var c, ok bool
-					if s.Tag != nil {
-						c, ok = a.evalCompare(s.Tag, token.EQL, e, param, v)
-					} else {
-						c, ok = a.evalBool(e, param, v)
-					}
-					if !ok {
-						return false, false
-					}
-					if c && !found {
-						chosen, found = cc.Body, true
-					}
-				}
-			}
-			if !found {
-				for _, cl := range s.Body.List {
-					if cc := cl.(*ast.CaseClause); cc.List == nil {
-						chosen, found = cc.Body, true
-					}
-				}
-			}
-			if found {
-				if r, known, done := a.evalBranch(chosen, param, v, depth); done {
-					return r, known
-				}
-			}
-		default:
-			return false, false
-		}
-	}
-	return false, false
-}
-
-// evalBranch evaluates a branch; done reports whether it returned.
-func (a *checker) evalBranch(list []ast.Stmt, param types.Object, v int64, depth int) (result, known, done bool) {
-	if len(list) == 0 {
-		return false, true, false
-	}
-	if _, ok := list[len(list)-1].(*ast.ReturnStmt); !ok {
-		return false, false, true
-	}
-	r, k := a.evalPredicate(list, param, v, depth+1)
-	return r, k, true
-}
-
-func (a *checker) evalBool(e ast.Expr, param types.Object, v int64) (result, known bool) {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		switch a.info().ObjectOf(e) {
-		case types.Universe.Lookup("true"):
-			return true, true
-		case types.Universe.Lookup("false"):
-			return false, true
-		}
-	case *ast.UnaryExpr:
-		if e.Op == token.NOT {
-			r, ok := a.evalBool(e.X, param, v)
-			return !r, ok
-		}
-	case *ast.BinaryExpr:
-		switch e.Op {
-		case token.LAND, token.LOR:
-			x, ok := a.evalBool(e.X, param, v)
-			if !ok {
-				return false, false
-			}
-			if e.Op == token.LAND && !x || e.Op == token.LOR && x {
-				return x, true
-			}
-			return a.evalBool(e.Y, param, v)
-		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
-			return a.evalCompare(e.X, e.Op, e.Y, param, v)
-		}
-	}
-	return false, false
-}
-
-// evalCompare compares the parameter (or param/k) with a constant.
-func (a *checker) evalCompare(x ast.Expr, op token.Token, y ast.Expr, param types.Object, v int64) (result, known bool) {
-	lv, lok := a.evalInt(x, param, v)
-	rv, rok := a.evalInt(y, param, v)
-	if !lok || !rok {
-		return false, false
-	}
-	switch op {
-	case token.EQL:
-		return lv == rv, true
-	case token.NEQ:
-		return lv != rv, true
-	case token.LSS:
-		return lv < rv, true
-	case token.LEQ:
-		return lv <= rv, true
-	case token.GTR:
-		return lv > rv, true
-	case token.GEQ:
-		return lv >= rv, true
-	}
-	return false, false
-}
-
-func (a *checker) evalInt(e ast.Expr, param types.Object, v int64) (int64, bool) {
-	if tv := a.info().Types[e]; tv.Value != nil && tv.Value.Kind() == constant.Int {
-		return constant.Int64Val(tv.Value)
-	}
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		if a.info().ObjectOf(e) == param {
-			return v, true
-		}
-	case *ast.SelectorExpr:
-		// shouldRetry(resp *http.Response): resp.StatusCode
-		if id, ok := ast.Unparen(e.X).(*ast.Ident); ok && a.info().ObjectOf(id) == param && e.Sel.Name == "StatusCode" {
-			return v, true
-		}
-	case *ast.BinaryExpr:
-		if e.Op == token.QUO {
-			x, ok1 := a.evalInt(e.X, param, v)
-			y, ok2 := a.evalInt(e.Y, param, v)
-			if ok1 && ok2 && y != 0 {
-				return x / y, true
-			}
-		}
-	case *ast.CallExpr:
-		if tv := a.info().Types[e.Fun]; tv.IsType() && len(e.Args) == 1 {
-			return a.evalInt(e.Args[0], param, v)
-		}
-	}
-	return 0, false
 }
 
 // predicateRetriesBreaker reports whether a same-package predicate returns

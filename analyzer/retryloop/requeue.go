@@ -23,6 +23,10 @@ const WaitRequeue WaitKind = "requeue"
 // modeRequeue walks a whole function body looking for re-queues.
 const modeRequeue = modeRecursion + 1
 
+// modeAttempt walks the function value given to a retry runner: each of
+// its returns asks for another try or ends the attempts.
+const modeAttempt = modeRequeue + 1
+
 // enqueueName matches the methods that hand an item to a queue.
 var enqueueName = lazyre.New(`^(?i:add|push|enqueue|requeue|put|resubmit|retry|schedule|submit)`)
 

@@ -136,15 +136,33 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 		l := loops[0]
 		ly := a.layerOf(l)
 		r = &RetrySummary{Attempts: ly.Attempts, Unbounded: ly.Unbounded, At: ly.At, Param: a.wrappedParam(decl, l)}
+		if r.Param >= 0 {
+			r.Answer = l.answer
+			if r.Attempts == 0 && !r.Unbounded {
+				r.LimitParam = a.limitParam(decl, l)
+			}
+		}
 	} else {
 		ast.Inspect(decl.Body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
 				return false
 			case *ast.CallExpr:
-				if inner := a.retryOf(a.callee(n)); inner != nil && inner.Param < 0 && r == nil {
+				inner, retries := a.retryAt(n)
+				switch {
+				case r != nil || inner == nil:
+				case inner.Param < 0:
 					c := *inner
 					r = &c
+				case retries:
+					// Do(fn) { return run(fn, tries) }: a runner too, of
+					// the function value it hands on.
+					if i := funcParamIndex(a, decl, n.Args[inner.Param:inner.Param+1]); i >= 0 {
+						c := *inner
+						c.Param = i
+						c.LimitParam = forwardedParam(a, decl, n, inner.LimitParam)
+						r = &c
+					}
 				}
 			}
 			return r == nil
@@ -184,6 +202,13 @@ func (a *checker) wrappedParam(decl *ast.FuncDecl, l *Loop) int {
 			return i
 		}
 	}
+	// again, err = r.invoke(try, tries, fn): the operation is handed the
+	// function value and runs it.
+	for _, op := range l.Ops {
+		if i := funcParamIndex(a, decl, op.Args); i >= 0 {
+			return i
+		}
+	}
 	return -1
 }
 
@@ -205,6 +230,19 @@ func (a *checker) innerOf(l *Loop) *Layer {
 // that retries. A library call or a retry wrapper reaches whatever the
 // operation given to it does.
 func (a *checker) nestedIn(l *Loop) (*Nesting, bool) {
+	if l.Form == FormRunner {
+		// A runner's call reaches what its attempt does: a retry loop
+		// in the literal, or the operations it retries.
+		call := l.Node.(*ast.CallExpr)
+		if r, _ := a.retryAt(call); r != nil && r.Param >= 0 && r.Param < len(call.Args) {
+			if lit, ok := ast.Unparen(call.Args[r.Param]).(*ast.FuncLit); ok {
+				if inner := a.retries.byFunc[lit]; len(inner) > 0 {
+					return &Nesting{Pos: l.Pos, Inner: a.layerOf(inner[0]), Via: inner[0].Subject()}, true
+				}
+			}
+		}
+		return a.nestedInOps(l)
+	}
 	if l.Library == nil && l.Ops != nil {
 		return a.nestedInOps(l)
 	}
@@ -280,9 +318,18 @@ func (a *checker) funcObj(fn ast.Node) *types.Func {
 // does.
 func (a *checker) nestings(res *Result) []Nesting {
 	var out []Nesting
+	runners := map[ast.Node]bool{}
 	for _, l := range res.Loops {
+		if l.Form == FormRunner {
+			runners[l.Node] = true
+		}
 		if n, ok := a.nestedIn(l); ok {
 			n.Outer = Layer{Name: l.Subject(), At: a.position(l.Pos), Attempts: l.Attempts, Unbounded: l.Bound == BoundNone}
+			if l.Form == FormRunner {
+				if r, _ := a.retryAt(l.Node.(*ast.CallExpr)); r != nil {
+					n.Outer.At, n.Outer.Unbounded = r.At, r.Unbounded
+				}
+			}
 			out = append(out, *n)
 		}
 	}
@@ -292,7 +339,7 @@ func (a *checker) nestings(res *Result) []Nesting {
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
-			if !ok {
+			if !ok || runners[call] {
 				return true
 			}
 			fn := a.callee(call)

@@ -70,6 +70,7 @@ const (
 	FormErrCond   Form = "for-err"      // for err := op(); err != nil; err = op()
 	FormGoto      Form = "goto"         // label: ... goto label
 	FormRecursion Form = "recursion"    // a function that calls itself after failing
+	FormRunner    Form = "runner"       // a call of a retry runner given a function literal
 )
 
 // BoundKind says what stops a retry loop that keeps failing.
@@ -121,6 +122,9 @@ type Loop struct {
 	// Retried is what the failure paths retry by status and code; nil
 	// when not read (see RetriedCodes).
 	Retried *RetriedCodes
+	// answer is, for a retry runner's loop, how the bool the function
+	// value returns is read (RetrySummary.Answer).
+	answer int
 }
 
 // WaitKind is how a wait is written.
@@ -166,6 +170,10 @@ type Wait struct {
 	// Fresh reports a library back-off created anew on every attempt: it
 	// waits its first interval every time and never grows.
 	Fresh bool
+	// Inner is, for a same-package helper that is handed the context yet
+	// sleeps without it (a predicate that waits out a rate limit), the
+	// time.Sleep in its body: where the fix belongs.
+	Inner ast.Node
 	// rearms is the timer a t.Reset(d) wait re-arms: the loop waits on
 	// that timer's channel, for d, before its next attempt; rearmedBy is
 	// that Reset call.
@@ -217,6 +225,13 @@ func run(pass *analysis.Pass) (any, error) {
 		l.ContextExpr = a.contextExpr(l.Context, l.Pos)
 	}
 	a.indexLoops(res)
+	// The calls of a retry runner are retry loops too; which functions are
+	// runners is known once the loops of the package are.
+	if calls := a.runnerLoops(res); len(calls) > 0 {
+		res.Loops = append(res.Loops, calls...)
+		slices.SortStableFunc(res.Loops, func(x, y *Loop) int { return cmp.Compare(x.Pos, y.Pos) })
+		a.indexLoops(res)
+	}
 	res.Nested = a.nestings(res)
 	a.exportSummaries(res)
 	return res, nil

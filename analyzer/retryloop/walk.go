@@ -184,6 +184,9 @@ type walker struct {
 	// rounds grows with the attempt (for i := attempt * 5; i > 0; i--):
 	// a wait in one is taken more times each attempt.
 	repeated int
+	// answer is how the bool of a given function value is read, once the
+	// walk has seen one (RetrySummary.Answer).
+	answer int
 }
 
 // scope tells the walker where break and continue go.
@@ -255,6 +258,10 @@ func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
 			return nil
 		}
 		in = w.simple(s, in)
+		if w.lc.mode == modeAttempt {
+			w.answerReturn(s, in)
+			return nil
+		}
 		w.exit(in, s)
 		return nil
 	case *ast.BranchStmt:

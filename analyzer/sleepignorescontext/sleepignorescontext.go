@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -31,9 +32,18 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
 	diag.CheckDirectives(pass, Rule)
+	inner := map[token.Pos]bool{}
 	for _, lw := range res.Waits() {
 		l, w := lw.Loop, lw.Wait
 		if l.Context == nil || w.ContextAware {
+			continue
+		}
+		if w.Inner != nil {
+			// One finding at the sleep, however many attempts call it.
+			if !inner[w.Inner.Pos()] {
+				inner[w.Inner.Pos()] = true
+				diag.Report(pass, Rule, w.Inner.Pos(), w.Inner.End(), fmt.Sprintf("%s sleeps with time.Sleep between attempts of the %s at %s although it is given the context; cancellation cannot stop the retry and the caller's deadline is ignored; wait there in a select on the context's Done() and a timer", helperName(w.Node), l.Subject(), shortPos(pass, l.Pos)))
+			}
 			continue
 		}
 		if w.Kind == retryloop.WaitLibrary {
@@ -205,4 +215,10 @@ func helperName(n ast.Node) string {
 		return "a helper"
 	}
 	return buf.String()
+}
+
+// shortPos is file:line of pos, the file without its directory.
+func shortPos(pass *analysis.Pass, pos token.Pos) string {
+	p := pass.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }

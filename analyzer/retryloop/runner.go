@@ -1,0 +1,389 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+)
+
+// A retry runner is a function that runs a function value it was given
+// again and again, deciding from what each run returns whether to run it
+// once more: pacer.Call(func() (retry bool, err error) { ... }). Whatever
+// its name, and however it waits, its loop is a retry loop, and the
+// function value given to it at every call is an attempt.
+
+// givenFunc returns the index of the function-typed parameter of the
+// function being walked that a call runs: the call of the parameter
+// itself, or a call handed the parameter (an invoker hook, a helper that
+// calls it). -1 when none.
+func (w *walker) givenFunc(call *ast.CallExpr) int {
+	fd, ok := w.fc.fn.(*ast.FuncDecl)
+	if !ok {
+		return -1
+	}
+	return funcParamIndex(w.a, fd, append([]ast.Expr{call.Fun}, call.Args...))
+}
+
+// funcParamIndex returns the index of the first function-typed parameter
+// of decl among exprs, or -1.
+func funcParamIndex(a *checker, decl *ast.FuncDecl, exprs []ast.Expr) int {
+	params := fieldObjs(a, decl.Type.Params)
+	for _, e := range exprs {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			continue
+		}
+		obj := a.info().ObjectOf(id)
+		for i, p := range params {
+			if p != nil && p == obj {
+				if _, ok := p.Type().Underlying().(*types.Signature); ok {
+					return i
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// againFact records the answer of an attempt the walked function was
+// given: in again, err = run(attempt), a bool beside the error is the
+// attempt's verdict, true asking for another try (retry, again). A name
+// that says success (done, ok) is a poll's "not yet", no failure. It
+// reports whether it recorded one.
+func (w *walker) againFact(lhs []ast.Expr, call *ast.CallExpr, in []*path) bool {
+	if w.givenFunc(call) < 0 {
+		return false
+	}
+	results := resultTypes(w.a.typeOf(call))
+	if len(results) != len(lhs) {
+		return false
+	}
+	found := false
+	for i, l := range lhs {
+		id, ok := ast.Unparen(l).(*ast.Ident)
+		if !ok || id.Name == "_" || !isBool(results[i]) {
+			continue
+		}
+		obj := w.info().ObjectOf(id)
+		if obj == nil {
+			continue
+		}
+		if successName.MatchString(id.Name) {
+			// done, err := condition(): a poll that is not done yet has
+			// not failed; only its error could have.
+			continue
+		}
+		w.answer = 1
+		for _, p := range in {
+			p.errs[obj] = errFact{op: call, kind: kindAgain}
+		}
+		found = true
+	}
+	return found
+}
+
+// runsGiven reports whether one of the operations runs a function value
+// the walked function was given: the attempt number it is handed with it
+// counts tries, it does not pick the next candidate.
+func (w *walker) runsGiven(ops []*ast.CallExpr) bool {
+	for _, op := range ops {
+		if w.givenFunc(op) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// limitParam returns the 1-based index of the integer parameter a runner's
+// loop compares its counter with (try <= tries), or 0.
+func (a *checker) limitParam(decl *ast.FuncDecl, l *Loop) int {
+	s, ok := l.Node.(*ast.ForStmt)
+	if !ok || s.Cond == nil {
+		return 0
+	}
+	b, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+	if !ok {
+		return 0
+	}
+	params := fieldObjs(a, decl.Type.Params)
+	for _, side := range []ast.Expr{b.X, b.Y} {
+		id, ok := ast.Unparen(side).(*ast.Ident)
+		if !ok {
+			continue
+		}
+		obj := a.info().ObjectOf(id)
+		for i, p := range params {
+			if p != nil && p == obj && isInteger(p.Type()) {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// forwardedParam returns the 1-based index of decl's parameter that call
+// hands on as its argument number limit (1-based), or 0.
+func forwardedParam(a *checker, decl *ast.FuncDecl, call *ast.CallExpr, limit int) int {
+	if limit <= 0 || limit > len(call.Args) {
+		return 0
+	}
+	id, ok := ast.Unparen(call.Args[limit-1]).(*ast.Ident)
+	if !ok {
+		return 0
+	}
+	obj := a.info().ObjectOf(id)
+	for i, p := range fieldObjs(a, decl.Type.Params) {
+		if p != nil && p == obj {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// retryAt says how one call retries: the callee's summary, with the
+// attempts a constant limit argument gives. retries is false when that
+// limit allows a single attempt (run(fn, 1)).
+func (a *checker) retryAt(call *ast.CallExpr) (r *RetrySummary, retries bool) {
+	r = a.retryOf(a.callee(call))
+	if r == nil {
+		return nil, false
+	}
+	if r.LimitParam > 0 && r.LimitParam <= len(call.Args) {
+		if tv := a.info().Types[call.Args[r.LimitParam-1]]; tv.Value != nil && tv.Value.Kind() == constant.Int {
+			n, exact := constant.Int64Val(tv.Value)
+			if !exact || n <= 1 {
+				return r, false
+			}
+			c := *r
+			c.Attempts, c.LimitParam = int(min(n, 1<<20)), 0
+			return &c, true
+		}
+	}
+	return r, true
+}
+
+// runnerLoops reads every call of a retry runner given a function
+// literal as a retry loop whose attempt is the literal: what the literal
+// returns decides whether it runs again, and it waits where it waits
+// itself. The runner answers for its own bound and waits, reported at its
+// loop; at the call, the attempt's classification, waits and nesting are
+// what is left to say.
+func (a *checker) runnerLoops(res *Result) []*Loop {
+	var out []*Loop
+	for _, f := range a.pass.Files {
+		if !a.wantFile(f.Pos()) {
+			continue
+		}
+		var stack []ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			stack = append(stack, n)
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if l := a.runnerLoop(enclosingFunc(stack), call); l != nil {
+				out = append(out, l)
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// enclosingFunc is the innermost function declaration or literal of a
+// node stack, nil if none.
+func enclosingFunc(stack []ast.Node) ast.Node {
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch stack[i].(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return stack[i]
+		}
+	}
+	return nil
+}
+
+func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
+	if fn == nil {
+		return nil
+	}
+	r, retries := a.retryAt(call)
+	if r == nil || !retries || r.Param < 0 || r.Param >= len(call.Args) {
+		return nil
+	}
+	if fn := a.callee(call); fn != nil && a.funcObj(a.declOf(call)) == fn.Origin() {
+		return nil // a runner calling itself
+	}
+	lit, ok := ast.Unparen(call.Args[r.Param]).(*ast.FuncLit)
+	if !ok || lit.Body == nil {
+		return nil
+	}
+	fc := a.newFuncCtx(lit, lit.Body)
+	lc := &loopCtx{mode: modeAttempt, start: lit.Body.Pos(), end: lit.Body.End()}
+	fc.countersIn(lc)
+	w := &walker{a: a, fc: fc, lc: lc, answer: r.Answer}
+	w.stmts(lit.Body.List, []*path{newPath()}, scope{})
+	l := a.finish(w, FormRunner, call, call.Pos())
+	if l == nil {
+		return nil
+	}
+	l.Func = fn
+	if a.summarize(a.callee(call)).waits {
+		// The runner paces the attempts itself: a wait of the attempt
+		// adds to one the analysis does not see.
+		for _, wt := range l.Waits {
+			wt.Source = Delay{Unknown: true}
+		}
+	}
+	l.Bound = BoundAttempts // the runner's own loop answers for its bound
+	l.Attempts = r.Attempts
+	if r.Answer == 0 {
+		// The runner reads the error and classifies it, at its loop;
+		// what the attempt tests on the way is not what is retried.
+		l.Classified, l.Permanent, l.Retried = true, nil, nil
+	}
+	l.Context = a.contextInScope(call.Pos())
+	return l
+}
+
+// declOf is the function declaration holding a node, nil if none.
+func (a *checker) declOf(n ast.Node) ast.Node {
+	f := a.fileOf(n.Pos())
+	if f == nil {
+		return nil
+	}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Pos() <= n.Pos() && n.End() <= fd.End() {
+			return fd
+		}
+	}
+	return nil
+}
+
+// answerReturn reads one return of an attempt: the paths on which it asks
+// for another try go round, the others end the attempts. With a bool
+// answer (retry bool, err error) the bool decides; otherwise a non-nil
+// error does.
+func (w *walker) answerReturn(s *ast.ReturnStmt, in []*path) {
+	sig := w.fc.sig
+	if sig == nil || len(s.Results) == 0 {
+		w.exit(in, s)
+		return
+	}
+	results := s.Results
+	if len(results) == 1 && sig.Results().Len() > 1 {
+		// return shouldRetry(ctx, resp, err): the answer of a helper.
+		if call, ok := ast.Unparen(results[0]).(*ast.CallExpr); ok {
+			t, f := w.answerCall(call, in)
+			w.round(t, s)
+			w.exit(f, s)
+			return
+		}
+		w.exit(in, s)
+		return
+	}
+	if len(results) != sig.Results().Len() {
+		w.exit(in, s)
+		return
+	}
+	boolAt, errAt := -1, -1
+	for i := 0; i < sig.Results().Len(); i++ {
+		switch t := sig.Results().At(i).Type(); {
+		case isBool(t) && boolAt < 0:
+			boolAt = i
+		case isError(t):
+			errAt = i
+		}
+	}
+	switch {
+	case w.answer != 0 && boolAt >= 0:
+		e := results[boolAt]
+		var t, f []*path
+		if tv := w.info().Types[e]; tv.Value != nil && tv.Value.Kind() == constant.Bool {
+			if constant.BoolVal(tv.Value) {
+				t = in
+			} else {
+				f = in
+			}
+		} else {
+			t, f = w.cond(e, in, 0)
+		}
+		if w.answer < 0 {
+			t, f = f, t
+		}
+		w.round(t, s)
+		w.exit(f, s)
+	case errAt >= 0:
+		e := results[errAt]
+		if isNilIdent(e) {
+			w.exit(in, s)
+			return
+		}
+		t, f := w.nilCheck(e, in)
+		w.round(t, s)
+		w.exit(f, s)
+	default:
+		w.exit(in, s)
+	}
+}
+
+// answerCall splits on the answer of a helper an attempt returns as its
+// own, (retry bool, err error): as a predicate call when its bool is what
+// decides.
+func (w *walker) answerCall(call *ast.CallExpr, in []*path) (t, f []*path) {
+	if w.answer == 0 {
+		return nil, in
+	}
+	t, f = w.callCond(call, in)
+	if w.answer < 0 {
+		t, f = f, t
+	}
+	return t, f
+}
+
+// ignoredSleep returns the time.Sleep of a same-package function that a
+// call hands a context and that sleeps without it, outside any goroutine
+// or function literal: shouldRetry(ctx, resp, err) waiting out a rate
+// limit before it answers. nil otherwise.
+func (a *checker) ignoredSleep(call *ast.CallExpr) ast.Node {
+	fn := a.callee(call)
+	if fn == nil {
+		return nil
+	}
+	given := false
+	for _, arg := range call.Args {
+		if isContext(a.typeOf(arg)) {
+			given = true
+		}
+	}
+	if !given {
+		return nil
+	}
+	s := a.summarize(fn)
+	if s.decl == nil || !s.waits || s.ctxAware {
+		return nil
+	}
+	var sleep ast.Node
+	ast.Inspect(s.decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
+			return false
+		case *ast.CallExpr:
+			if isPkgFunc(a.callee(n), "time", "Sleep") && sleep == nil {
+				sleep = n
+			}
+		}
+		return sleep == nil
+	})
+	return sleep
+}
+
+// isAnswer reports whether t is an attempt's answer, (retry bool, err
+// error).
+func isAnswer(t types.Type) bool {
+	tup, ok := t.(*types.Tuple)
+	return ok && tup.Len() == 2 && isBool(tup.At(0).Type()) && isError(tup.At(1).Type())
+}
