@@ -29,6 +29,19 @@
 // (trace(func() { err = op() })). A same-package predicate that holds for a
 // nil error (skipRetry(err)) ends the loop on success too.
 //
+// A retry runner is found from what it does, never from its name: a
+// function that, in a loop, runs a function value it was given (directly
+// or by handing it to another call) and decides from its result whether to
+// run it again, however it waits (a timer, a token channel refilled by a
+// goroutine, a helper, an injected delay calculator). Every call of a
+// runner with a function literal is a retry loop of its own, at the call:
+// its attempts are the runner's (specialised by a constant limit argument;
+// a limit of one is no retry), its waits are the runner's, and what the
+// literal returns is the classification: an error the runner's predicate
+// reads, or a bool beside the error that says "try again" (a bool named
+// like success, done or ok makes a poll, not a retry). A runner that only
+// takes an error retries every error it is given.
+//
 // Not retry loops: loops that wait for a local condition (os.Stat, an
 // atomic, a mutex, a ready() callback), loops that wait alike whatever the
 // outcome (ticker daemons, heartbeats, pollers), accept loops, iteration
@@ -68,7 +81,9 @@
 // unbounded), a retry wrapper (the parameter whose function value it
 // retries), a retry step (it waits where its operation failed and returns:
 // the wait of a caller's for { step() }), a predicate over an HTTP status
-// or gRPC code (the codes it accepts), a predicate that takes the failure
+// or gRPC code (the codes it accepts, also through a package-level list of
+// codes it looks the status up in, read by evaluating the predicate for
+// each code), a predicate that takes the failure
 // and never reads it, and a function that can fail with a circuit
 // breaker's open error. nested-retry and the topology's app layer read the
 // retrier summaries. Calls are resolved by exact type identity
