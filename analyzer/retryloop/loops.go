@@ -349,7 +349,13 @@ func (a *checker) recursion(fc *funcCtx) *Loop {
 	var self []*ast.CallExpr
 	ast.Inspect(fc.body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
+		case *ast.GoStmt:
+			// go f() after a failure, or go func() { wait; f() }(),
+			// re-launches the function: the next attempt runs in a new
+			// goroutine.
+			self = append(self, a.relaunches(n, fc.obj)...)
+			return false
+		case *ast.FuncLit, *ast.DeferStmt:
 			return false
 		case *ast.CallExpr:
 			if fn := a.callee(n); fn != nil && fn.Origin() == fc.obj {
@@ -406,6 +412,32 @@ func (a *checker) recursion(fc *funcCtx) *Loop {
 		}
 	}
 	return l
+}
+
+// relaunches returns the calls by which a go statement runs the function
+// fn again: the statement's own call, or a call among the top-level
+// statements of the function literal it starts.
+func (a *checker) relaunches(g *ast.GoStmt, fn *types.Func) []*ast.CallExpr {
+	if callee := a.callee(g.Call); callee != nil && callee.Origin() == fn {
+		return []*ast.CallExpr{g.Call}
+	}
+	lit, ok := g.Call.Fun.(*ast.FuncLit)
+	if !ok {
+		return nil
+	}
+	var calls []*ast.CallExpr
+	for _, st := range lit.Body.List {
+		es, ok := st.(*ast.ExprStmt)
+		if !ok {
+			continue
+		}
+		if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok {
+			if callee := a.callee(call); callee != nil && callee.Origin() == fn {
+				calls = append(calls, call)
+			}
+		}
+	}
+	return calls
 }
 
 func firstSelfCall(a *checker, n ast.Node, self *types.Func) token.Pos {

@@ -2,6 +2,7 @@ package retryloop
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/retrylint/retrylint/internal/lazyre"
@@ -39,6 +40,9 @@ type requeueEvent struct {
 	node ast.Node // the go statement or the call
 	wait *Wait
 	op   *ast.CallExpr
+	// retrigger: the event wakes the function's own loop; that loop's
+	// exits bound it.
+	retrigger bool
 }
 
 // requeues finds the re-queues of failed items in a function.
@@ -64,6 +68,9 @@ func (a *checker) requeues(fc *funcCtx) []*Loop {
 		l.Ops = addOp(l.Ops, ev.op)
 		if ev.p.limited != BoundNone && l.Bound == BoundNone {
 			l.Bound = ev.p.limited
+		}
+		if ev.retrigger && l.Bound == BoundNone && a.receivesDone(fc.body) {
+			l.Bound = BoundContext
 		}
 		if ev.p.classified || ev.p.contextErr || !ev.p.errorFailure() {
 			l.Classified = true
@@ -104,6 +111,10 @@ func (w *walker) requeue(s ast.Stmt, call *ast.CallExpr, in []*path) {
 	}
 	var items []ast.Expr
 	var wait *Wait
+	// retrigger: the statement wakes the function's own loop, sending on
+	// a channel it receives from, so the failed work runs again whatever
+	// the value sent.
+	retrigger := false
 	fn := w.a.callee(call)
 	switch {
 	case isGo(s):
@@ -117,6 +128,7 @@ func (w *walker) requeue(s ast.Stmt, call *ast.CallExpr, in []*path) {
 			}
 			if wait != nil {
 				items = append(items, w.enqueued(st)...)
+				retrigger = retrigger || w.retriggers(st)
 			}
 		}
 	case isPkgFunc(fn, "time", "AfterFunc") && len(call.Args) == 2:
@@ -126,6 +138,7 @@ func (w *walker) requeue(s ast.Stmt, call *ast.CallExpr, in []*path) {
 		}
 		for _, st := range lit.Body.List {
 			items = append(items, w.enqueued(st)...)
+			retrigger = retrigger || w.retriggers(st)
 		}
 		wait = &Wait{Kind: WaitRequeue, Node: call, Stmt: s, Delay: call.Args[0]}
 		wait.Source = w.delay(wait.Delay)
@@ -146,10 +159,10 @@ func (w *walker) requeue(s ast.Stmt, call *ast.CallExpr, in []*path) {
 	}
 	for _, p := range in {
 		op := p.failedOp()
-		if op == nil || !w.sameItem(op, items) {
+		if op == nil || !retrigger && !w.sameItem(op, items) {
 			continue
 		}
-		w.requeues = append(w.requeues, requeueEvent{p: p.clone(), node: s, wait: wait, op: op})
+		w.requeues = append(w.requeues, requeueEvent{p: p.clone(), node: s, wait: wait, op: op, retrigger: retrigger && !w.sameItem(op, items)})
 	}
 }
 
@@ -172,6 +185,62 @@ func (w *walker) enqueued(s ast.Stmt) []ast.Expr {
 		if fn := w.a.callee(call); fn != nil && enqueueName.MatchString(fn.Name()) && (recvNamed(fn) != nil || isInterfaceMethod(fn)) {
 			return call.Args
 		}
+	}
+	return nil
+}
+
+// retriggers reports whether a statement sends on a channel that the
+// function being walked receives from, outside the statement: a watchdog
+// that, after a failure, wakes its own loop again later.
+func (w *walker) retriggers(s ast.Stmt) bool {
+	send, ok := s.(*ast.SendStmt)
+	if !ok {
+		return false
+	}
+	ch := chanRef(w.info(), send.Chan)
+	if ch == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(w.fc.body, func(n ast.Node) bool {
+		if found || n == s {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.UnaryExpr:
+			found = n.Op == token.ARROW && chanRef(w.info(), n.X) == ch
+		case *ast.RangeStmt:
+			found = chanRef(w.info(), n.X) == ch
+		}
+		return !found
+	})
+	return found
+}
+
+// receivesDone reports whether a body receives from ctx.Done() outside
+// function literals: the loop it holds ends with the context.
+func (a *checker) receivesDone(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found {
+			return false
+		}
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && a.ctxDone(u.X) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// chanRef is what names a channel: its variable, or the field it is held
+// in (c.kick).
+func chanRef(info *types.Info, e ast.Expr) types.Object {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return info.ObjectOf(e)
+	case *ast.SelectorExpr:
+		return info.ObjectOf(e.Sel)
 	}
 	return nil
 }

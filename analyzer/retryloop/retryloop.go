@@ -333,5 +333,8 @@ func (a *checker) function(fn ast.Node, body *ast.BlockStmt) []*Loop {
 	if l := a.recursion(fc); l != nil {
 		loops = append(loops, l)
 	}
+	if l := a.resume(fc); l != nil {
+		loops = append(loops, l)
+	}
 	return append(loops, a.requeues(fc)...)
 }

@@ -262,6 +262,10 @@ func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
 			w.answerReturn(s, in)
 			return nil
 		}
+		if w.lc.mode == modeResume {
+			w.resumeReturn(s, in)
+			return nil
+		}
 		w.exit(in, s)
 		return nil
 	case *ast.BranchStmt:
@@ -289,12 +293,34 @@ func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
 	case *ast.ForStmt, *ast.RangeStmt:
 		return w.innerLoop(s, in, sc)
 	case *ast.GoStmt:
+		if w.lc.mode == modeRecursion && w.fc.obj != nil {
+			if calls := w.a.relaunches(s, w.fc.obj); len(calls) > 0 {
+				return w.relaunch(s, in, sc)
+			}
+		}
 		w.requeue(s, s.Call, in)
 		return in
 	case *ast.DeferStmt, *ast.EmptyStmt:
 		return in
 	}
 	return in
+}
+
+// relaunch follows a go statement that runs the analysed function again:
+// the new goroutine is the next round, after what the function literal
+// it starts does first (a wait).
+func (w *walker) relaunch(s *ast.GoStmt, in []*path, sc scope) []*path {
+	lit, ok := s.Call.Fun.(*ast.FuncLit)
+	if !ok {
+		w.round(in, s)
+		return nil
+	}
+	copies := make([]*path, 0, len(in))
+	for _, p := range in {
+		copies = append(copies, p.clone())
+	}
+	w.stmts(lit.Body.List, copies, sc)
+	return nil
 }
 
 // selfCall reports whether, in the recursion form, a statement calls the
