@@ -82,21 +82,26 @@ func other(p *path) { p.guard = guardOther }
 
 // savedGuard is a path's guard before an if statement.
 type savedGuard struct {
-	guard guard
-	bound BoundKind
+	guard      guard
+	bound      BoundKind
+	classified bool
 }
 
 // saveGuard remembers, on entering an if, what each path's last test was.
 func saveGuard(in []*path) {
 	for _, p := range in {
-		p.saved = append(p.saved, savedGuard{p.guard, p.bound})
+		p.saved = append(p.saved, savedGuard{p.guard, p.bound, p.classified})
 	}
 }
 
 // restoreGuard undoes, on the paths that come out of an if, its test of
 // something unrelated: `if verbose { log }` between a success test and the
 // return it decides does not decide that return.
-func restoreGuard(out []*path) {
+//
+// With onlyCalls, the if's branches only call (log, count) and both go on:
+// a test of the error there decides nothing, so it classifies nothing
+// (`if isTimeout(err) { log.Print("timeout") }` retries every error still).
+func restoreGuard(out []*path, onlyCalls bool) {
 	for _, p := range out {
 		if len(p.saved) == 0 {
 			continue
@@ -106,7 +111,36 @@ func restoreGuard(out []*path) {
 		if p.guard == guardOther {
 			p.guard, p.bound = s.guard, s.bound
 		}
+		if onlyCalls {
+			p.classified = s.classified
+			if p.guard == guardError {
+				p.guard, p.bound = s.guard, s.bound
+			}
+		}
 	}
+}
+
+// onlyCalls reports whether an if statement's branches hold nothing but
+// calls (and else-ifs that do the same).
+func onlyCalls(s *ast.IfStmt) bool {
+	for _, st := range s.Body.List {
+		if _, ok := st.(*ast.ExprStmt); !ok {
+			return false
+		}
+	}
+	switch e := s.Else.(type) {
+	case nil:
+		return true
+	case *ast.IfStmt:
+		return e.Init == nil && onlyCalls(e)
+	case *ast.BlockStmt:
+		for _, st := range e.List {
+			if _, ok := st.(*ast.ExprStmt); !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // split copies the paths into two sets and applies mark to each copy.

@@ -24,7 +24,12 @@
 //	retry: ... goto retry                  // a goto back-edge
 //	func f(...) { ...; time.Sleep(d); return f(...) }   // self-recursion
 //	go func() { time.Sleep(d); q.Add(item) }()          // a delayed re-queue
+//	go func() { time.Sleep(d); f() }()                  // a re-launch (also go f())
+//	go func() { time.Sleep(d); c.kick <- x }()          // waking the function's own loop
+//	func (r *R) Read(p []byte) (int, error) { ...; wait; return 0, nil }
 //
+// The last is a Read that, after its source failed, waits and returns no
+// bytes and no error: the caller's read loop is the retry loop.
 // The operation may run in a function literal the loop passes to a call
 // (trace(func() { err = op() })). A same-package predicate that holds for a
 // nil error (skipRetry(err)) ends the loop on success too.
@@ -61,7 +66,9 @@
 // growing with the attempt, randomised, capped), the bound (attempt limit,
 // deadline, context), the classification of failures (errors.Is/As, type
 // switches, sentinel, status-code and gRPC-code comparisons, predicates), the
-// permanent failures it retries, and the context.Context in scope.
+// permanent failures it retries, and the context.Context in scope. A test
+// of the error whose branches only call something (log it, count it) and
+// both go on to the next attempt classifies nothing.
 //
 // Calls into known retry libraries (cenkalti/backoff v4 and v5,
 // avast/retry-go, sethvargo/go-retry, grafana/dskit backoff, gax-go,

@@ -282,7 +282,7 @@ func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
 		} else {
 			out = append(out, f...)
 		}
-		restoreGuard(out)
+		restoreGuard(out, onlyCalls(s) && !w.terminalIn(s))
 		return out
 	case *ast.SwitchStmt:
 		return w.switchStmt(s, in, sc)
@@ -304,6 +304,27 @@ func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
 		return in
 	}
 	return in
+}
+
+// terminalIn reports whether an if statement's branches call a function
+// that does not return (log.Fatal, panic, os.Exit): they end the attempts.
+func (w *walker) terminalIn(s *ast.IfStmt) bool {
+	found := false
+	ast.Inspect(s.Body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && w.a.isTerminal(call) {
+			found = true
+		}
+		return !found
+	})
+	if !found && s.Else != nil {
+		ast.Inspect(s.Else, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && w.a.isTerminal(call) {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // relaunch follows a go statement that runs the analysed function again:

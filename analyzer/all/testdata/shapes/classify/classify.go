@@ -1,0 +1,124 @@
+// Package classify holds tests of a failure that decide nothing — the
+// error looked at only to log it — next to tests that do decide whether
+// the failure is retried.
+package classify
+
+import (
+	"context"
+	"errors"
+	"log"
+	"math/rand/v2"
+	"net"
+	"os"
+	"time"
+)
+
+// ErrBusy is a transient refusal.
+var ErrBusy = errors.New("busy")
+
+func call(ctx context.Context) error { return nil }
+
+func wait(ctx context.Context, attempt int) error {
+	d := rand.N(min(100*time.Millisecond<<attempt, 5*time.Second))
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
+// LogOnly tells timeouts apart only in the log line.
+func LogOnly(ctx context.Context) error {
+	for i := 0; i < 5; i++ { // want `unclassified-retry: `
+		err := call(ctx)
+		if err == nil {
+			return nil
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			log.Printf("attempt %d timed out", i)
+		} else {
+			log.Printf("attempt %d: %v", i, err)
+		}
+		if err := wait(ctx, i); err != nil {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
+
+// CountOnly counts busy refusals and retries everything.
+func CountOnly(ctx context.Context, busy func()) error {
+	for i := 0; i < 5; i++ { // want `unclassified-retry: `
+		err := call(ctx)
+		if err == nil {
+			return nil
+		}
+		if errors.Is(err, ErrBusy) {
+			busy()
+		}
+		if err := wait(ctx, i); err != nil {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
+
+// --- must not be flagged ---
+
+// Returns gives up on everything but ErrBusy.
+func Returns(ctx context.Context) error {
+	for i := 0; i < 5; i++ {
+		err := call(ctx)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, ErrBusy) {
+			log.Printf("giving up: %v", err)
+			return err
+		}
+		if err := wait(ctx, i); err != nil {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
+
+// Flag remembers the classification and acts on it after logging.
+func Flag(ctx context.Context) error {
+	for i := 0; i < 5; i++ {
+		err := call(ctx)
+		if err == nil {
+			return nil
+		}
+		permanent := false
+		if !errors.Is(err, ErrBusy) {
+			permanent = true
+		}
+		if permanent {
+			return err
+		}
+		if err := wait(ctx, i); err != nil {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
+
+// Fatal stops the program on what cannot succeed.
+func Fatal(ctx context.Context) error {
+	for i := 0; i < 5; i++ {
+		err := call(ctx)
+		if err == nil {
+			return nil
+		}
+		if errors.Is(err, os.ErrPermission) {
+			log.Fatalf("no permission: %v", err)
+		}
+		if err := wait(ctx, i); err != nil {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
