@@ -554,21 +554,7 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 			l.Bound = BoundAttempts
 		}
 	}
-	for _, ev := range append(append([]event(nil), w.rounds...), w.exits...) {
-		if ev.p.classified {
-			l.Classified = true
-		}
-	}
-	errFailures := false
-	for _, p := range failing {
-		if p.contextErr {
-			l.Classified = true // it retries only the context's own errors
-		}
-		errFailures = errFailures || p.errorFailure()
-	}
-	if !errFailures {
-		l.Classified = true // nothing to classify: a false result, a nil handle
-	}
+	l.Classified, l.Unclassified = classifiedOps(w, failing)
 	l.Permanent = a.permanent(failing)
 	l.Retried = retriedCodes(failing)
 	// Without a wait, only a loop that counts its attempts is taken for a
@@ -587,6 +573,52 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 	l.Attempts = a.loopAttempts(w.fc, l)
 	a.capShortSchedules(w.fc, w.lc, l)
 	return l
+}
+
+// classifiedOps reports whether the failure of every operation a loop
+// retries is inspected on some path it fails on (going round or
+// leaving), or it needs none: it retries only the context's own errors,
+// or fails without an error value (a false result, a nil handle). When
+// not, it returns the first operation whose errors all go round unseen:
+// a loop that tells one sentinel of its second call apart still retries
+// every failure of its first.
+func classifiedOps(w *walker, failing []*path) (bool, *ast.CallExpr) {
+	inspected := map[*ast.CallExpr]bool{}
+	for _, ev := range append(append([]event(nil), w.rounds...), w.exits...) {
+		if op := ev.p.failedOp(); op != nil && ev.p.classified {
+			inspected[op] = true
+		}
+	}
+	anyClassified := false
+	for _, ev := range append(append([]event(nil), w.rounds...), w.exits...) {
+		anyClassified = anyClassified || ev.p.classified
+	}
+	for _, p := range failing {
+		op := p.failedOp()
+		if p.classified || p.contextErr || !p.errorFailure() || inspected[op] {
+			continue
+		}
+		if !anyClassified {
+			return false, op
+		}
+		// A test on a path without a known failed operation (the error
+		// of a helper that wraps it) is taken for this operation's.
+		if !classifiedElsewhere(w) {
+			return false, op
+		}
+	}
+	return true, nil
+}
+
+// classifiedElsewhere reports whether a classifying path of the walk has
+// no failed operation of its own to attach its test to.
+func classifiedElsewhere(w *walker) bool {
+	for _, ev := range append(append([]event(nil), w.rounds...), w.exits...) {
+		if ev.p.classified && ev.p.failedOp() == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func containsCall(list []*ast.CallExpr, c *ast.CallExpr) bool {

@@ -100,8 +100,13 @@ type Loop struct {
 	Waits []*Wait
 	// Bound is what ends a loop that keeps failing; BoundNone if nothing does.
 	Bound BoundKind
-	// Classified reports whether the failure path inspects the failure.
+	// Classified reports whether the failure path inspects the failure:
+	// the failure of every operation retried is looked at somewhere on
+	// its way round.
 	Classified bool
+	// Unclassified is, in a loop that is not Classified, the operation
+	// whose every error is retried without a look.
+	Unclassified *ast.CallExpr
 	// Permanent describes failures that cannot succeed yet are retried,
 	// e.g. "HTTP 400, 401, 403" or "the circuit breaker's open error".
 	Permanent []string

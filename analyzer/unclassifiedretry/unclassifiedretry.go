@@ -30,7 +30,10 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		op := "the operation"
-		if len(l.Ops) > 0 {
+		switch {
+		case l.Unclassified != nil:
+			op = types.ExprString(l.Unclassified.Fun)
+		case len(l.Ops) > 0:
 			op = types.ExprString(l.Ops[0].Fun)
 		}
 		diag.Report(pass, Rule, l.Pos, l.Pos,

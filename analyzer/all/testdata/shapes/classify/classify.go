@@ -65,6 +65,31 @@ func CountOnly(ctx context.Context, busy func()) error {
 	return errors.New("gave up")
 }
 
+func dial(ctx context.Context) (net.Conn, error) { return nil, nil }
+
+func serve(ctx context.Context, c net.Conn) error { return nil }
+
+// SecondOnly tells apart a sentinel of what it does with the connection
+// but retries every error of the dial that made it.
+func SecondOnly(ctx context.Context) error {
+	for i := 0; i < 5; i++ { // want `unclassified-retry: retry loop retries every error of dial`
+		c, err := dial(ctx)
+		if err == nil {
+			err = serve(ctx, c)
+			if err == nil {
+				return nil
+			}
+			if !errors.Is(err, ErrBusy) {
+				return err
+			}
+		}
+		if err := wait(ctx, i); err != nil {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
+
 // --- must not be flagged ---
 
 // Returns gives up on everything but ErrBusy.
@@ -115,6 +140,26 @@ func Fatal(ctx context.Context) error {
 		}
 		if errors.Is(err, os.ErrPermission) {
 			log.Fatalf("no permission: %v", err)
+		}
+		if err := wait(ctx, i); err != nil {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
+
+// BothSeen looks at the failure of each of its two calls.
+func BothSeen(ctx context.Context) error {
+	for i := 0; i < 5; i++ {
+		c, err := dial(ctx)
+		if err != nil {
+			if errors.Is(err, os.ErrPermission) {
+				return err
+			}
+		} else if err = serve(ctx, c); err == nil {
+			return nil
+		} else if !errors.Is(err, ErrBusy) {
+			return err
 		}
 		if err := wait(ctx, i); err != nil {
 			return err

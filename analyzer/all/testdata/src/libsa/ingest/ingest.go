@@ -165,10 +165,12 @@ func (stream) Recv() ([]byte, error) { return nil, errors.New("closed") }
 func (p *Pusher) open(ctx context.Context) (stream, error) { return stream{}, nil }
 
 // Follow reconnects on a back-off that it resets once a stream served:
-// the reset comes after the waits, on the way round after success.
+// the reset comes after the waits, on the way round after success. Of
+// open's errors only the cancellation is looked at: every other is
+// retried, though Recv's are told apart.
 func (p *Pusher) Follow(ctx context.Context, cfg backoff.Config) {
 	b := backoff.New(ctx, cfg)
-	for b.Ongoing() {
+	for b.Ongoing() { // want `unclassified-retry: retry loop retries every error of p.open`
 		s, err := p.open(ctx)
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
