@@ -26,6 +26,7 @@ func (w *walker) effects(s ast.Stmt, in []*path, skipRecv bool) []*path {
 	switch s := s.(type) {
 	case *ast.AssignStmt:
 		w.noteStreak(s, in)
+		w.noteFailMark(s, in)
 		w.assign(s.Lhs, s.Rhs, in)
 	case *ast.DeclStmt:
 		if gd, ok := s.Decl.(*ast.GenDecl); ok {

@@ -169,6 +169,9 @@ type loopCtx struct {
 	// streaks are counters set back to a constant where an attempt
 	// failed: they count successes in a row, they bound no failures.
 	streaks map[types.Object]bool
+	// failMarks are bool variables set to a constant where an attempt
+	// failed (failed = true): a pause computed from one is the failure's.
+	failMarks map[types.Object]bool
 }
 
 func (lc *loopCtx) contains(p token.Pos) bool { return lc.start <= p && p < lc.end }
@@ -493,9 +496,11 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 			break
 		}
 	}
-	if !leaves {
+	if !leaves && form != FormRunner {
 		// No success leaves: a retry only if the failure path waits and
-		// the success path goes round without waiting (reconnect).
+		// the success path goes round without waiting (reconnect). An
+		// attempt given to a runner that never says it is done is run
+		// again on the runner's own retry schedule.
 		ops, failing = a.reconnect(w)
 		if len(ops) == 0 {
 			return nil
@@ -503,6 +508,9 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 	}
 	if a.failover(w.fc, w.lc, ops) {
 		return nil
+	}
+	if w.doneAnswer(failing) {
+		w.answer = -1
 	}
 	l := &Loop{Form: form, Node: node, Pos: pos, Func: w.fc.fn, Ops: ops, Reconnect: !leaves, answer: w.answer}
 	if node == nil {
@@ -596,6 +604,11 @@ func classifiedOps(w *walker, failing []*path) (bool, *ast.CallExpr) {
 	for _, p := range failing {
 		op := p.failedOp()
 		if p.classified || p.contextErr || !p.errorFailure() || inspected[op] {
+			continue
+		}
+		if w.answer < 0 && w.givenFunc(op) >= 0 {
+			// The attempt says when to stop (done, err := f()): which of
+			// its errors to retry is for each caller's attempt to say.
 			continue
 		}
 		if !anyClassified {

@@ -49,6 +49,11 @@ func (w *walker) failureOnlyWaits(op *ast.CallExpr, fp *path) []*Wait {
 		if !waitAfter(wt, op) {
 			continue
 		}
+		if w.pauseFromFailure(wt) {
+			// Every round waits here, but the failure picks how long.
+			own = append(own, wt)
+			continue
+		}
 		for _, r := range w.rounds {
 			// A round whose wait the context cut short skipped no wait.
 			if r.p.opSucceeded(op) && !r.p.cancelled && !hasWait(r.p, wt) {

@@ -3,6 +3,7 @@ package retryloop
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 )
 
@@ -71,6 +72,7 @@ func (w *walker) againFact(lhs []ast.Expr, call *ast.CallExpr, in []*path) bool 
 		if successName.MatchString(id.Name) {
 			// done, err := condition(): a poll that is not done yet has
 			// not failed; only its error could have.
+			w.doneBool = true
 			continue
 		}
 		w.answer = 1
@@ -80,6 +82,23 @@ func (w *walker) againFact(lhs []ast.Expr, call *ast.CallExpr, in []*path) bool 
 		found = true
 	}
 	return found
+}
+
+// doneAnswer reports whether the walked function runs a function value
+// it was given whose bool says it is done, and goes round on its errors:
+// then the value answers for itself, true to stop, false to go again
+// (RetrySummary.Answer -1). A poll that ends on the first error keeps
+// reading only the error.
+func (w *walker) doneAnswer(failing []*path) bool {
+	if !w.doneBool || w.answer != 0 {
+		return false
+	}
+	for _, p := range failing {
+		if op := p.failedOp(); op != nil && w.givenFunc(op) >= 0 && p.errorFailure() {
+			return true
+		}
+	}
+	return false
 }
 
 // runsGiven reports whether one of the operations runs a function value
@@ -217,8 +236,8 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 	if fn := a.callee(call); fn != nil && a.funcObj(a.declOf(call)) == fn.Origin() {
 		return nil // a runner calling itself
 	}
-	lit, ok := ast.Unparen(call.Args[r.Param]).(*ast.FuncLit)
-	if !ok || lit.Body == nil {
+	lit := a.funcValue(fn, call.Args[r.Param])
+	if lit == nil || lit.Body == nil {
 		return nil
 	}
 	fc := a.newFuncCtx(lit, lit.Body)
@@ -247,6 +266,69 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 	}
 	l.Context = a.contextInScope(call.Pos())
 	return l
+}
+
+// funcValue returns the function literal an argument is: the literal
+// itself, or a local variable of fn assigned that literal once and never
+// again (login := func() (bool, error) { ... }; run(login)). nil if none.
+func (a *checker) funcValue(fn ast.Node, arg ast.Expr) *ast.FuncLit {
+	arg = ast.Unparen(arg)
+	if lit, ok := arg.(*ast.FuncLit); ok {
+		return lit
+	}
+	id, ok := arg.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := a.info().Uses[id].(*types.Var)
+	if !ok || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil
+	}
+	var body *ast.BlockStmt
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		body = fn.Body
+	case *ast.FuncLit:
+		body = fn.Body
+	}
+	if body == nil {
+		return nil
+	}
+	var lit *ast.FuncLit
+	writes := 0
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); !ok || a.info().ObjectOf(id) != v {
+					continue
+				}
+				writes++
+				if len(n.Lhs) == len(n.Rhs) {
+					lit, _ = ast.Unparen(n.Rhs[i]).(*ast.FuncLit)
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if a.info().Defs[name] != v {
+					continue
+				}
+				writes++
+				if len(n.Values) == len(n.Names) {
+					lit, _ = ast.Unparen(n.Values[i]).(*ast.FuncLit)
+				}
+			}
+		case *ast.UnaryExpr:
+			if x, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && a.info().Uses[x] == v {
+				writes = 2 // its address escapes: it may be set anywhere
+			}
+		}
+		return true
+	})
+	if writes != 1 {
+		return nil
+	}
+	return lit
 }
 
 // declOf is the function declaration holding a node, nil if none.

@@ -187,6 +187,9 @@ type walker struct {
 	// answer is how the bool of a given function value is read, once the
 	// walk has seen one (RetrySummary.Answer).
 	answer int
+	// doneBool: a given function value's bool says it is done (done,
+	// err := f()). If its errors go round, true is its answer to stop.
+	doneBool bool
 }
 
 // scope tells the walker where break and continue go.

@@ -1,0 +1,96 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// A loop may wait on every round yet for a time worked out from whether
+// the attempt failed: failed = true where it failed, then
+// pause = pacer.Pause(pause, failed), or time.After(next(err != nil)).
+// The pause after a failure is then the failure's own, however long the
+// pause after a success: the loop retries, it is not merely periodic.
+
+// noteFailMark records a bool variable set to a constant where an attempt
+// has just failed: a mark of the failure that a later pause may read.
+func (w *walker) noteFailMark(s *ast.AssignStmt, in []*path) {
+	if len(s.Lhs) != len(s.Rhs) {
+		return
+	}
+	for i, l := range s.Lhs {
+		obj := w.objOf(l)
+		if obj == nil || !isBool(obj.Type()) {
+			continue
+		}
+		tv := w.info().Types[s.Rhs[i]]
+		if tv.Value == nil {
+			continue
+		}
+		for _, p := range in {
+			if p.lastFailed() {
+				if w.lc.failMarks == nil {
+					w.lc.failMarks = map[types.Object]bool{}
+				}
+				w.lc.failMarks[obj] = true
+			}
+		}
+	}
+}
+
+// pauseFromFailure reports whether a wait's delay is worked out from the
+// failure: it reads a failure mark of the loop, or tests an error against
+// nil, directly or through the local variables it is computed from.
+func (w *walker) pauseFromFailure(wt *Wait) bool {
+	if wt.Delay == nil {
+		return false
+	}
+	seen := map[types.Object]bool{}
+	var from func(e ast.Expr, depth int) bool
+	from = func(e ast.Expr, depth int) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BinaryExpr:
+				if (n.Op == token.EQL || n.Op == token.NEQ) && w.errNilTest(n) {
+					found = true
+				}
+			case *ast.Ident:
+				obj := w.info().Uses[n]
+				if obj == nil || seen[obj] {
+					return true
+				}
+				seen[obj] = true
+				if w.lc.failMarks[obj] {
+					found = true
+					return false
+				}
+				if depth < 3 {
+					for _, as := range w.fc.assigns[obj] {
+						if as.rhs != nil && from(as.rhs, depth+1) {
+							found = true
+							return false
+						}
+					}
+				}
+			}
+			return true
+		})
+		return found
+	}
+	return from(wt.Delay, 0)
+}
+
+// errNilTest reports whether a comparison tests an error against nil.
+func (w *walker) errNilTest(b *ast.BinaryExpr) bool {
+	x, y := ast.Unparen(b.X), ast.Unparen(b.Y)
+	if isNilIdent(x) {
+		x, y = y, x
+	}
+	return isNilIdent(y) && isError(w.a.typeOf(x))
+}
