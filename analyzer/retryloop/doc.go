@@ -44,8 +44,17 @@
 // a limit of one is no retry), its waits are the runner's, and what the
 // literal returns is the classification: an error the runner's predicate
 // reads, or a bool beside the error that says "try again" (a bool named
-// like success, done or ok makes a poll, not a retry). A runner that only
+// like success, done or ok makes a poll, not a retry, unless the runner
+// goes round on the literal's errors: then true says stop, and every
+// error the literal returns with false is retried). The literal may be
+// passed through a local variable assigned it once. A runner that only
 // takes an error retries every error it is given.
+//
+// A loop that waits on every round is still a retry loop when the failure
+// picks how long: a pause worked out from a flag set where the attempt
+// failed (pause = pacer.Pause(pause, failed)) or from err != nil is the
+// failure's own wait. Classification is per operation: a loop that tells
+// one call's sentinel apart still retries every error of another.
 //
 // Not retry loops: loops that wait for a local condition (os.Stat, an
 // atomic, a mutex, a ready() callback), loops that wait alike whatever the
