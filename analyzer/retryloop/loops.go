@@ -592,14 +592,18 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 // every failure of its first.
 func classifiedOps(w *walker, failing []*path) (bool, *ast.CallExpr) {
 	inspected := map[*ast.CallExpr]bool{}
+	unattached := false
 	for _, ev := range append(append([]event(nil), w.rounds...), w.exits...) {
-		if op := ev.p.failedOp(); op != nil && ev.p.classified {
-			inspected[op] = true
+		if !ev.p.classified {
+			continue
 		}
-	}
-	anyClassified := false
-	for _, ev := range append(append([]event(nil), w.rounds...), w.exits...) {
-		anyClassified = anyClassified || ev.p.classified
+		if op := ev.p.failedOp(); op != nil {
+			inspected[op] = true
+		} else {
+			// A test on a path without a known failed operation (the
+			// error of a helper that wraps it) is taken for every one's.
+			unattached = true
+		}
 	}
 	for _, p := range failing {
 		op := p.failedOp()
@@ -611,27 +615,11 @@ func classifiedOps(w *walker, failing []*path) (bool, *ast.CallExpr) {
 			// its errors to retry is for each caller's attempt to say.
 			continue
 		}
-		if !anyClassified {
-			return false, op
-		}
-		// A test on a path without a known failed operation (the error
-		// of a helper that wraps it) is taken for this operation's.
-		if !classifiedElsewhere(w) {
+		if !unattached {
 			return false, op
 		}
 	}
 	return true, nil
-}
-
-// classifiedElsewhere reports whether a classifying path of the walk has
-// no failed operation of its own to attach its test to.
-func classifiedElsewhere(w *walker) bool {
-	for _, ev := range append(append([]event(nil), w.rounds...), w.exits...) {
-		if ev.p.classified && ev.p.failedOp() == nil {
-			return true
-		}
-	}
-	return false
 }
 
 func containsCall(list []*ast.CallExpr, c *ast.CallExpr) bool {

@@ -210,13 +210,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if !a.wantFile(n.Pos()) {
 			return
 		}
-		var body *ast.BlockStmt
-		switch fn := n.(type) {
-		case *ast.FuncDecl:
-			body = fn.Body
-		case *ast.FuncLit:
-			body = fn.Body
-		}
+		body := funcBody(n)
 		if body == nil {
 			return
 		}
@@ -342,4 +336,16 @@ func (a *checker) function(fn ast.Node, body *ast.BlockStmt) []*Loop {
 		loops = append(loops, l)
 	}
 	return append(loops, a.requeues(fc)...)
+}
+
+// funcBody is the body of a function declaration or literal, nil for
+// anything else or a declaration without one.
+func funcBody(n ast.Node) *ast.BlockStmt {
+	switch fn := n.(type) {
+	case *ast.FuncDecl:
+		return fn.Body
+	case *ast.FuncLit:
+		return fn.Body
+	}
+	return nil
 }

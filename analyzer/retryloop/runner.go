@@ -284,13 +284,7 @@ func (a *checker) funcValue(fn ast.Node, arg ast.Expr) *ast.FuncLit {
 	if !ok || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
 		return nil
 	}
-	var body *ast.BlockStmt
-	switch fn := fn.(type) {
-	case *ast.FuncDecl:
-		body = fn.Body
-	case *ast.FuncLit:
-		body = fn.Body
-	}
+	body := funcBody(fn)
 	if body == nil {
 		return nil
 	}
