@@ -44,11 +44,7 @@ func modulePackages(root, repo string, labels []label) (map[string][]string, err
 		if err != nil {
 			return nil, err
 		}
-		rel := strings.TrimPrefix(path.Dir(l.Path), mod)
-		pkg := "./" + strings.TrimPrefix(rel, "/")
-		if pkg == "./" {
-			pkg = "."
-		}
+		pkg := pkgDir(path.Dir(l.Path), mod)
 		if !seen[mod+"\x00"+pkg] {
 			seen[mod+"\x00"+pkg] = true
 			out[mod] = append(out[mod], pkg)
@@ -58,6 +54,21 @@ func modulePackages(root, repo string, labels []label) (map[string][]string, err
 		sort.Strings(pkgs)
 	}
 	return out, nil
+}
+
+// pkgDir is the package directory dir (relative to the repository) as a
+// pattern relative to the module rooted at mod: "./sub", or "." for the
+// module's root. A directory of the root module keeps its leading dot
+// (.github/workflows).
+func pkgDir(dir, mod string) string {
+	rel := dir
+	if mod != "." {
+		rel = strings.TrimPrefix(strings.TrimPrefix(dir, mod), "/")
+	}
+	if rel == "" || rel == "." {
+		return "."
+	}
+	return "./" + rel
 }
 
 // analyseRepo runs the analyzers in every module of repo that holds a

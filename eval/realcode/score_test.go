@@ -137,3 +137,17 @@ func TestRawRoundTrip(t *testing.T) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
 }
+
+func TestPkgDir(t *testing.T) {
+	for _, c := range []struct{ dir, mod, want string }{
+		{".", ".", "."},
+		{"internal/pool", ".", "./internal/pool"},
+		{".github/workflows", ".", "./.github/workflows"},
+		{"contrib/x", "contrib/x", "."},
+		{"contrib/x/sub", "contrib/x", "./sub"},
+	} {
+		if got := pkgDir(c.dir, c.mod); got != c.want {
+			t.Errorf("pkgDir(%q, %q) = %q, want %q", c.dir, c.mod, got, c.want)
+		}
+	}
+}
