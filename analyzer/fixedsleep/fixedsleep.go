@@ -1,6 +1,7 @@
 package fixedsleep
 
 import (
+	"go/constant"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -34,6 +35,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if w.Delay == nil || !w.Source.Constant() {
 			continue
+		}
+		if tv := pass.TypesInfo.Types[w.Delay]; tv.Value != nil && constant.Sign(tv.Value) == 0 {
+			continue // t.Reset(0): no pause at all, the next attempt at once
 		}
 		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
 			lw.Loop.Subject()+" waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; "+lw.Loop.LibraryFix(Rule, "back off exponentially with random jitter and a cap"))

@@ -76,6 +76,32 @@ func (w *walker) cond(e ast.Expr, in []*path, depth int) (t, f []*path) {
 	return split(in, other, other)
 }
 
+// waitCond follows a wait helper whose bool result says whether the wait
+// ran its course: `if !sleep(ctx, d) { return }` waits on both branches,
+// and when its wait ends with the context or a channel it is given, the
+// answer tells that end.
+func (w *walker) waitCond(call *ast.CallExpr, in []*path) (t, f []*path, ok bool) {
+	kind, _, aware, isWait := w.a.waitCall(call)
+	if !isWait || kind == "" || !isBool(w.a.typeOf(call)) {
+		return nil, nil, false
+	}
+	stop := aware
+	for _, arg := range call.Args {
+		if t := w.a.typeOf(arg); t == nil {
+			continue
+		} else if _, isChan := t.Underlying().(*types.Chan); isChan {
+			stop = true // waitForRetry(shutdown, d): true when shut down
+		}
+	}
+	in = w.effects(&ast.ExprStmt{X: call}, in, false)
+	if stop {
+		t, f = split(in, bounded(BoundContext), bounded(BoundContext))
+	} else {
+		t, f = split(in, other, other)
+	}
+	return t, f, true
+}
+
 // other marks a path whose last branch tested something unrelated to the
 // attempt: neither its outcome nor a bound.
 func other(p *path) { p.guard = guardOther }
@@ -212,8 +238,11 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 		if w.a.isContextSentinel(other) {
 			t, f = w.contextErrTest(errSide, in)
 		} else {
-			t, f = w.classify(errSide, w.a.isBreakerOpen(other), in)
-			markClosed(t, w.a.isClosedSentinel(other))
+			if w.a.isClosedSentinel(other) {
+				t, f = w.closedTest(errSide, in)
+			} else {
+				t, f = w.classify(errSide, w.a.isBreakerOpen(other), in)
+			}
 		}
 		if op == token.NEQ {
 			t, f = f, t
@@ -376,10 +405,20 @@ func (w *walker) nilCheck(x ast.Expr, in []*path) (t, f []*path) {
 	return split(in, set(errNonNil), set(errNil))
 }
 
+// closedTest splits on a test of the failure against the error of a
+// resource closed on purpose (err == net.ErrClosed): the loop leaves when
+// it is shut down.
+func (w *walker) closedTest(errExpr ast.Expr, in []*path) (t, f []*path) {
+	t, f = w.classify(errExpr, false, in)
+	markClosed(t, true)
+	return t, f
+}
+
 // classify splits on a test that inspects the failure itself (errors.Is, a
 // sentinel comparison, a predicate): t is where the test holds. open says
 // the test asks whether the failure is a breaker-open error.
 func (w *walker) classify(errExpr ast.Expr, open bool, in []*path) (t, f []*path) {
+
 	key := w.errKey(errExpr)
 	return split(in,
 		func(p *path) {
@@ -467,7 +506,7 @@ func (a *checker) readsClock(fn *types.Func) bool {
 
 // closedSentinel names the errors of a resource that was closed or shut
 // down on purpose: io.EOF, net.ErrClosed, http.ErrServerClosed.
-var closedSentinel = lazyre.New(`^(EOF|Err[A-Za-z]*(Closed|Shutdown|Stopped)[A-Za-z]*)$`)
+var closedSentinel = lazyre.New(`^(EOF|[Ee]rr[A-Za-z]*(Closed|Shutdown|Stopped)[A-Za-z]*)$`)
 
 // isClosedSentinel reports whether e names such an error.
 func (a *checker) isClosedSentinel(e ast.Expr) bool {
@@ -492,13 +531,17 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 	if w.a.contextCheck(call) {
 		return split(in, bounded(BoundContext), bounded(BoundContext))
 	}
+	if t, f, ok := w.waitCond(call, in); ok {
+		return t, f
+	}
 	switch {
 	case isPkgFunc(fn, "errors", "Is") && len(call.Args) == 2 && w.a.isContextSentinel(call.Args[1]):
 		return w.contextErrTest(call.Args[0], in)
 	case isPkgFunc(fn, "errors", "Is") && len(call.Args) == 2:
-		t, f = w.classify(call.Args[0], w.a.isBreakerOpen(call.Args[1]), in)
-		markClosed(t, w.a.isClosedSentinel(call.Args[1]))
-		return t, f
+		if w.a.isClosedSentinel(call.Args[1]) {
+			return w.closedTest(call.Args[0], in)
+		}
+		return w.classify(call.Args[0], w.a.isBreakerOpen(call.Args[1]), in)
 	case isPkgFunc(fn, "errors", "As") && len(call.Args) == 2:
 		open := false
 		if t := w.a.typeOf(call.Args[1]); t != nil {

@@ -443,8 +443,9 @@ func (a *checker) helperDelayIn(fn *types.Func, decl *ast.FuncDecl, env map[type
 	// A local multiplied in a loop whose rounds a growing parameter
 	// counts (for b < max && retries > 0 { b *= 2; retries-- }) grows
 	// with that parameter.
-	if a.growsInParamLoop(decl, env) {
+	if grows, capped := a.growsInParamLoop(decl, env); grows {
 		d.Grows = true
+		d.Capped = d.Capped || capped
 	}
 	// A method that keeps its state in fields (b.cur *= 2) grows from call
 	// to call.
@@ -463,19 +464,22 @@ func (a *checker) helperDelayIn(fn *types.Func, decl *ast.FuncDecl, env map[type
 }
 
 // growsInParamLoop reports whether the body multiplies a duration inside a
-// loop whose condition reads a parameter env marks as growing.
-func (a *checker) growsInParamLoop(decl *ast.FuncDecl, env map[types.Object]Delay) bool {
-	found := false
+// loop whose condition reads a parameter env marks as growing, and whether
+// the rounds are clamped first (power := min(round, limit)).
+func (a *checker) growsInParamLoop(decl *ast.FuncDecl, env map[types.Object]Delay) (grows, capped bool) {
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		loop, ok := n.(*ast.ForStmt)
-		if !ok || found || loop.Cond == nil {
-			return !found
+		if !ok || grows || loop.Cond == nil {
+			return !grows
 		}
-		counts := false
+		counts, clamped := false, false
 		ast.Inspect(loop.Cond, func(m ast.Node) bool {
 			if id, ok := m.(*ast.Ident); ok {
-				if d, ok := env[a.info().ObjectOf(id)]; ok && d.Grows {
+				obj := a.info().ObjectOf(id)
+				if d, ok := env[obj]; ok && d.Grows {
 					counts = true
+				} else if derives, mins := a.derivesFromGrowing(decl.Body, obj, env); derives {
+					counts, clamped = true, mins
 				}
 			}
 			return !counts
@@ -486,13 +490,56 @@ func (a *checker) growsInParamLoop(decl *ast.FuncDecl, env map[types.Object]Dela
 		ast.Inspect(loop.Body, func(m ast.Node) bool {
 			if as, ok := m.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && isDuration(a.typeOf(as.Lhs[0])) &&
 				(as.Tok == token.MUL_ASSIGN || as.Tok == token.SHL_ASSIGN || as.Tok == token.ADD_ASSIGN) {
-				found = true
+				grows, capped = true, clamped
 			}
-			return !found
+			return !grows
 		})
-		return !found
+		return !grows
 	})
-	return found
+	return grows, capped
+}
+
+// derivesFromGrowing reports whether obj is a local of body set from a
+// parameter env marks as growing (power := round counts the rounds round
+// counts), and whether every such setting clamps it with min.
+func (a *checker) derivesFromGrowing(body *ast.BlockStmt, obj types.Object, env map[types.Object]Delay) (derives, clamped bool) {
+	if _, isParam := env[obj]; isParam || obj == nil {
+		return false, false
+	}
+	clamped = true
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, lhs := range as.Lhs {
+			if objOfExpr(a, lhs) != obj {
+				continue
+			}
+			for p, d := range env {
+				if d.Grows && a.mentions(as.Rhs[i], p) {
+					derives = true
+					clamped = clamped && a.isMin(as.Rhs[i])
+				}
+			}
+		}
+		return true
+	})
+	return derives, derives && clamped
+}
+
+// isMin reports whether e is a call of the builtin min or math.Min.
+func (a *checker) isMin(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := a.info().Uses[id].(*types.Builtin); ok {
+			return b.Name() == "min"
+		}
+	}
+	return isPkgFunc(a.callee(call), "math", "Min")
 }
 
 // helperCaps reports whether a helper clamps what it computes: an if that
