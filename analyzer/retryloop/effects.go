@@ -185,6 +185,11 @@ func (w *walker) assignCall(lhs []ast.Expr, idx int, call *ast.CallExpr, in []*p
 		if prev, ok := p.errs[key]; ok && w.lc.seeded && prev.op == call && prev.state == errNonNil && !prev.wait {
 			w.rounds = append(w.rounds, event{p.clone(), call})
 		}
+		if prev, ok := p.errs[key]; ok && prev.op != nil && prev.op != call && prev.state == errNil && !prev.wait {
+			// conn, err := l.Accept(); enc, err := newEncoder(conn):
+			// the variable moves on, the accept still succeeded.
+			p.errs[passed{prev.op}] = prev
+		}
 		p.last = call
 		p.guard = guardNone
 		p.maybeOK = false
@@ -192,6 +197,10 @@ func (w *walker) assignCall(lhs []ast.Expr, idx int, call *ast.CallExpr, in []*p
 		p.errs[key] = errFact{op: call}
 	}
 }
+
+// passed keys the success of an operation whose error variable the next
+// operation reuses.
+type passed struct{ op *ast.CallExpr }
 
 // waitsIn finds the waits a simple statement makes, without entering
 // function literals.

@@ -75,6 +75,11 @@ type RetrySummary struct {
 	// asks for another try (retry bool, err error); 0 when the runner
 	// reads only the error.
 	Answer int
+	// PredicateParam is the 1-based index of a parameter holding a
+	// predicate over the failure (isRetryable func(error) bool) that the
+	// runner asks whether to go round; 0 when none. What its callers give
+	// there is their classification.
+	PredicateParam int
 }
 
 // AFact marks Summary as an analysis fact.

@@ -12,15 +12,17 @@ import (
 // The pause after a failure is then the failure's own, however long the
 // pause after a success: the loop retries, it is not merely periodic.
 
-// noteFailMark records a bool variable set to a constant where an attempt
-// has just failed: a mark of the failure that a later pause may read.
+// noteFailMark records a bool or duration variable set to a constant
+// where an attempt has just failed: a mark of the failure that a later
+// pause may read (failed = true; sleepTime = time.Second before the
+// timer at the top of the loop is re-armed with it).
 func (w *walker) noteFailMark(s *ast.AssignStmt, in []*path) {
 	if len(s.Lhs) != len(s.Rhs) {
 		return
 	}
 	for i, l := range s.Lhs {
 		obj := w.objOf(l)
-		if obj == nil || !isBool(obj.Type()) {
+		if obj == nil || !isBool(obj.Type()) && !isDuration(obj.Type()) {
 			continue
 		}
 		tv := w.info().Types[s.Rhs[i]]
@@ -28,14 +30,45 @@ func (w *walker) noteFailMark(s *ast.AssignStmt, in []*path) {
 			continue
 		}
 		for _, p := range in {
+			if w.lc.failMarks == nil {
+				w.lc.failMarks = map[types.Object]*markValues{}
+			}
+			m := w.lc.failMarks[obj]
+			if m == nil {
+				m = &markValues{fail: map[string]bool{}, ok: map[string]bool{}}
+				w.lc.failMarks[obj] = m
+			}
 			if p.lastFailed() {
-				if w.lc.failMarks == nil {
-					w.lc.failMarks = map[types.Object]bool{}
-				}
-				w.lc.failMarks[obj] = true
+				m.fail[tv.Value.ExactString()] = true
+			} else {
+				m.ok[tv.Value.ExactString()] = true
 			}
 		}
 	}
+}
+
+// markValues are the constants a variable is set to where an attempt has
+// just failed and elsewhere.
+type markValues struct{ fail, ok map[string]bool }
+
+// marksFailure reports whether a failure sets the variable to a constant
+// (a flag), or a duration set to more than one: reading it tells a
+// failure's round from a success's (one interval everywhere is periodic).
+func (w *walker) marksFailure(obj types.Object) bool {
+	m := w.lc.failMarks[obj]
+	if m == nil || len(m.fail) == 0 {
+		return false
+	}
+	if isBool(obj.Type()) {
+		return true // failed = true: a flag only a failure raises
+	}
+	values := len(m.fail)
+	for v := range m.ok {
+		if !m.fail[v] {
+			values++
+		}
+	}
+	return values > 1
 }
 
 // pauseFromFailure reports whether a wait's delay is worked out from the
@@ -66,7 +99,7 @@ func (w *walker) pauseFromFailure(wt *Wait) bool {
 					return true
 				}
 				seen[obj] = true
-				if w.lc.failMarks[obj] {
+				if w.marksFailure(obj) {
 					found = true
 					return false
 				}

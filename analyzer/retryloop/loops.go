@@ -169,9 +169,10 @@ type loopCtx struct {
 	// streaks are counters set back to a constant where an attempt
 	// failed: they count successes in a row, they bound no failures.
 	streaks map[types.Object]bool
-	// failMarks are bool variables set to a constant where an attempt
-	// failed (failed = true): a pause computed from one is the failure's.
-	failMarks map[types.Object]bool
+	// failMarks are bool and duration variables set to a constant where
+	// an attempt has just failed (failed = true, sleepTime = time.Second),
+	// with the constants set there and on the paths that had not failed.
+	failMarks map[types.Object]*markValues
 }
 
 func (lc *loopCtx) contains(p token.Pos) bool { return lc.start <= p && p < lc.end }
@@ -481,7 +482,7 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 	var ops []*ast.CallExpr
 	var failing []*path
 	for _, r := range w.rounds {
-		if op := r.p.failedOp(); op != nil && !a.localCheck(op) {
+		if op := r.p.failedOp(); op != nil && !a.localCheck(op) && !a.takesAccepted(w.fc, w.lc, op) {
 			failing = append(failing, r.p)
 			ops = addOp(ops, op)
 		}
@@ -549,9 +550,11 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 		// A reconnect loop (a server's accept loop, a reader of a
 		// socket) that leaves on the error a closed listener or
 		// connection gives (net.ErrClosed, io.EOF) stops when it is
-		// told to; one that leaves only on, say, a 401 does not.
+		// told to; one that leaves only on, say, a 401 does not. An
+		// accept loop that leaves on the errors it does not retry (any
+		// but a Temporary one) leaves when its listener is closed.
 		for _, e := range w.exits {
-			if e.p.guard == guardError && e.p.closed {
+			if e.p.guard == guardError && (e.p.closed || a.servesInbound(ops)) {
 				l.Bound = BoundContext
 				break
 			}
@@ -578,6 +581,9 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 		return nil
 	}
 	l.Context = a.contextInScope(pos)
+	for _, wt := range l.Waits {
+		wt.Uncancellable = a.uncancellable(funcBody(w.fc.fn), wt.Node)
+	}
 	l.Attempts = a.loopAttempts(w.fc, l)
 	a.capShortSchedules(w.fc, w.lc, l)
 	return l
@@ -754,7 +760,9 @@ func (a *checker) stepped(lc *loopCtx, obj types.Object) bool {
 // hands back the value it was given (tok, err = refresh(ctx, tok)) retries
 // with its own result; it does not move on.
 func advances(a *checker, fc *funcCtx, lc *loopCtx, obj types.Object, ops []*ast.CallExpr) bool {
-	if _, ok := obj.(*types.Var); !ok {
+	if v, ok := obj.(*types.Var); !ok || isContext(v.Type()) || isDuration(v.Type()) {
+		// ctx, cancel = context.WithTimeout(ctx, d) gives the attempt a
+		// deadline; it moves on to nothing.
 		return false
 	}
 	for _, as := range fc.assigns[obj] {

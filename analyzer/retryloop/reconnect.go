@@ -19,7 +19,7 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 	var failing []*path
 	for _, r := range w.rounds {
 		op := r.p.failedOp()
-		if op == nil || a.localCheck(op) || !waitsAfter(r.p, op) {
+		if op == nil || a.localCheck(op) || !waitsAfter(r.p, op) && !w.pacedByFailure(r.p) {
 			continue
 		}
 		own := w.failureOnlyWaits(op, r.p)
@@ -40,18 +40,32 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 	return ops, failing
 }
 
+// pacedByFailure reports whether a wait the path takes is timed by what
+// the failure set: a wait at the top of the loop re-armed with the delay
+// the failing path chose answers that failure in the next round.
+func (w *walker) pacedByFailure(p *path) bool {
+	for _, wt := range p.waits {
+		if w.pauseFromFailure(wt) {
+			return true
+		}
+	}
+	return false
+}
+
 // failureOnlyWaits returns the waits after op on the failing path fp that
 // some path on which op succeeded goes round without: the failure path
 // waits, the success path goes round without that wait.
 func (w *walker) failureOnlyWaits(op *ast.CallExpr, fp *path) []*Wait {
 	var own []*Wait
 	for _, wt := range fp.waits {
-		if !waitAfter(wt, op) {
+		if w.pauseFromFailure(wt) {
+			// Every round waits here, but the failure picks how long
+			// (the next round's wait at the top, when it stands before
+			// the attempt).
+			own = append(own, wt)
 			continue
 		}
-		if w.pauseFromFailure(wt) {
-			// Every round waits here, but the failure picks how long.
-			own = append(own, wt)
+		if !waitAfter(wt, op) {
 			continue
 		}
 		for _, r := range w.rounds {
@@ -264,6 +278,42 @@ func (a *checker) builds(call *ast.CallExpr) bool {
 	}
 	name := fn.Name()
 	return (strings.HasPrefix(name, "new") || strings.HasPrefix(name, "New")) && !a.doesIO(call)
+}
+
+// takesAccepted reports whether op is given a connection the loop
+// accepted this round, or something read from it (c, err := l.Accept();
+// addr := c.RemoteAddr(); lookup(addr)): its failure drops that connection
+// and the next round serves the next one.
+func (a *checker) takesAccepted(fc *funcCtx, lc *loopCtx, op *ast.CallExpr) bool {
+	seen := map[types.Object]bool{}
+	var accepted func(obj types.Object, depth int) bool
+	accepted = func(obj types.Object, depth int) bool {
+		v, ok := obj.(*types.Var)
+		if !ok || seen[v] || depth > 3 {
+			return false
+		}
+		seen[v] = true
+		for _, as := range fc.assigns[v] {
+			if as.rhs == nil || !lc.contains(as.pos) {
+				continue
+			}
+			if call, ok := ast.Unparen(as.rhs).(*ast.CallExpr); ok && call != op && a.acceptsInbound(call) {
+				return true
+			}
+			found := false
+			ast.Inspect(as.rhs, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && !found {
+					found = accepted(a.info().ObjectOf(id), depth+1)
+				}
+				return !found
+			})
+			if found {
+				return true
+			}
+		}
+		return false
+	}
+	return a.argsRead(op, func(obj types.Object) bool { return accepted(obj, 0) })
 }
 
 // takesFreshItem reports whether op is given something the loop fetched

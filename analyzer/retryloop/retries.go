@@ -141,6 +141,7 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 			if r.Attempts == 0 && !r.Unbounded {
 				r.LimitParam = a.limitParam(decl, l)
 			}
+			r.PredicateParam = a.predicateParam(decl, l)
 		}
 	} else {
 		ast.Inspect(decl.Body, func(n ast.Node) bool {

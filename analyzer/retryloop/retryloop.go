@@ -172,6 +172,9 @@ type Wait struct {
 	// ContextAware reports whether the wait ends early when the context is
 	// cancelled (a select on ctx.Done(), or a helper that does so).
 	ContextAware bool
+	// Uncancellable reports a wait taken only where the context is nil or
+	// cannot be cancelled (if ctx != nil { select ... } else { Sleep }).
+	Uncancellable bool
 	// Fresh reports a library back-off created anew on every attempt: it
 	// waits its first interval every time and never grows.
 	Fresh bool

@@ -259,13 +259,81 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 	}
 	l.Bound = BoundAttempts // the runner's own loop answers for its bound
 	l.Attempts = r.Attempts
-	if r.Answer == 0 {
+	if r.Answer == 0 && !a.givenBlindPredicate(fn, call, r) {
 		// The runner reads the error and classifies it, at its loop;
 		// what the attempt tests on the way is not what is retried.
 		l.Classified, l.Permanent, l.Retried = true, nil, nil
 	}
 	l.Context = a.contextInScope(call.Pos())
 	return l
+}
+
+// predicateParam returns the 1-based index of a parameter of decl that
+// is a predicate over an error (func(error) bool) and that its retry loop
+// calls: Retry(ctx, op, policy, isRetryable) asks it whether to go round.
+// 0 when none.
+func (a *checker) predicateParam(decl *ast.FuncDecl, l *Loop) int {
+	params := fieldObjs(a, decl.Type.Params)
+	found := 0
+	ast.Inspect(l.Node, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found > 0 {
+			return found == 0
+		}
+		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+		if !ok {
+			return true
+		}
+		for i, p := range params {
+			if p != nil && p == a.info().ObjectOf(id) && errorPredicate(p.Type()) {
+				found = i + 1
+			}
+		}
+		return found == 0
+	})
+	return found
+}
+
+// errorPredicate reports whether t is func(error) bool.
+func errorPredicate(t types.Type) bool {
+	sig, ok := t.Underlying().(*types.Signature)
+	return ok && sig.Params().Len() == 1 && isError(sig.Params().At(0).Type()) &&
+		sig.Results().Len() == 1 && isBool(sig.Results().At(0).Type())
+}
+
+// givenBlindPredicate reports whether a runner call gives the runner's
+// predicate nothing that reads the failure: nil, or a function whose error
+// parameter is never read (func(_ error) bool { return true }). Every
+// error of the attempt then goes round.
+func (a *checker) givenBlindPredicate(fn ast.Node, call *ast.CallExpr, r *RetrySummary) bool {
+	i := r.PredicateParam - 1
+	if i < 0 || i >= len(call.Args) {
+		return false
+	}
+	arg := ast.Unparen(call.Args[i])
+	if isNilIdent(arg) {
+		return true
+	}
+	if lit := a.funcValue(fn, arg); lit != nil {
+		return litIgnoresParams(a, lit)
+	}
+	if f, ok := objOfExpr(a, arg).(*types.Func); ok {
+		return a.ignoresFailure(f)
+	}
+	return false
+}
+
+// litIgnoresParams reports whether a function literal reads none of its
+// parameters.
+func litIgnoresParams(a *checker, lit *ast.FuncLit) bool {
+	for _, f := range lit.Type.Params.List {
+		for _, name := range f.Names {
+			if obj := a.info().Defs[name]; obj != nil && name.Name != "_" && a.mentions(lit.Body, obj) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // funcValue returns the function literal an argument is: the literal

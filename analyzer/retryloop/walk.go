@@ -67,7 +67,7 @@ type path struct {
 	keyLimit bool
 	// limited is the kind of the last bound the path tested, wherever.
 	limited BoundKind
-	// inDone: the path is in the ctx.Done() case of a select, whatever it
+	// inDone: the path is in the ctx.Done() or stop-channel case of a select, whatever it
 	// tests there before it leaves.
 	inDone bool
 	// cancelled: the path went through the ctx.Done() case of a select:
@@ -190,6 +190,9 @@ type walker struct {
 	// doneBool: a given function value's bool says it is done (done,
 	// err := f()). If its errors go round, true is its answer to stop.
 	doneBool bool
+	// gotos holds the paths that jump forward to a label inside the loop
+	// (goto reconn), until the walk reaches that label.
+	gotos map[string][]*path
 }
 
 // scope tells the walker where break and continue go.
@@ -205,12 +208,40 @@ func (w *walker) info() *types.Info { return w.a.info() }
 
 func (w *walker) stmts(list []ast.Stmt, in []*path, sc scope) []*path {
 	for _, s := range list {
+		if ls, ok := s.(*ast.LabeledStmt); ok && len(w.gotos[ls.Label.Name]) > 0 {
+			in = append(in, w.gotos[ls.Label.Name]...)
+			delete(w.gotos, ls.Label.Name)
+		}
 		if len(in) == 0 {
-			return nil
+			if len(w.gotos) == 0 {
+				return nil
+			}
+			continue // a label further on may be jumped to
 		}
 		in = w.stmt(s, in, sc)
 	}
 	return in
+}
+
+// forwardLabel reports whether a goto at pos jumps forward to a label
+// inside the loop being walked: the paths taking it go on from there.
+func (w *walker) forwardLabel(label string, pos token.Pos) bool {
+	if w.lc.node == nil || label == "" {
+		return false
+	}
+	found := false
+	ast.Inspect(w.lc.node, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.LabeledStmt:
+			if n.Label.Name == label && n.Pos() > pos {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
@@ -414,9 +445,15 @@ func (w *walker) branch(s *ast.BranchStmt, in []*path, sc scope) []*path {
 			w.exit(in, s)
 		}
 	case token.GOTO:
-		if w.lc.mode == modeGoto && label == w.lc.label {
+		switch {
+		case w.lc.mode == modeGoto && label == w.lc.label:
 			w.round(in, s)
-		} else {
+		case w.forwardLabel(label, s.Pos()):
+			if w.gotos == nil {
+				w.gotos = map[string][]*path{}
+			}
+			w.gotos[label] = append(w.gotos[label], in...)
+		default:
 			w.exit(in, s)
 		}
 	case token.FALLTHROUGH:
@@ -593,9 +630,12 @@ func (w *walker) selectStmt(s *ast.SelectStmt, in []*path, sc scope) []*path {
 					}
 				} else if !isTimeChan(w.a.typeOf(recv)) {
 					// Any other channel (a stop or done channel, a
-					// result) ends the wait from outside the loop.
+					// result) ends the wait from outside the loop, and
+					// whatever the case does to leave leaves on it
+					// (case _, ok := <-stop: if !ok { return }).
 					for _, p := range paths {
 						p.guard, p.bound = guardBound, BoundContext
+						p.inDone = true
 					}
 				}
 			}

@@ -35,7 +35,7 @@ func run(pass *analysis.Pass) (any, error) {
 	inner := map[token.Pos]bool{}
 	for _, lw := range res.Waits() {
 		l, w := lw.Loop, lw.Wait
-		if l.Context == nil || w.ContextAware {
+		if l.Context == nil || w.ContextAware || w.Uncancellable {
 			continue
 		}
 		if w.Inner != nil {
