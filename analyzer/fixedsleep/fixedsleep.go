@@ -39,7 +39,8 @@ func run(pass *analysis.Pass) (any, error) {
 		if tv := pass.TypesInfo.Types[w.Delay]; tv.Value != nil && constant.Sign(tv.Value) == 0 {
 			continue // t.Reset(0): no pause at all, the next attempt at once
 		}
-		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
+		at := lw.Loop.At(w)
+		diag.Report(pass, Rule, at.Pos(), at.End(),
 			lw.Loop.Subject()+" waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; "+lw.Loop.LibraryFix(Rule, "back off exponentially with random jitter and a cap"))
 	}
 	return nil, nil

@@ -31,7 +31,8 @@ func run(pass *analysis.Pass) (any, error) {
 		if !s.Grows || s.Capped || s.Unknown {
 			continue
 		}
-		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
+		at := lw.Loop.At(w)
+		diag.Report(pass, Rule, at.Pos(), at.End(),
 			"retry wait ("+types.ExprString(w.Delay)+") grows with the attempt without an upper bound; late attempts wait far longer than the outage lasts; "+lw.Loop.LibraryFix(Rule, "clamp it, e.g. min(d, maxDelay)"))
 	}
 	return nil, nil

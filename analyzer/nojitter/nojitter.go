@@ -31,7 +31,8 @@ func run(pass *analysis.Pass) (any, error) {
 		if !s.Grows || s.Random || s.Unknown {
 			continue
 		}
-		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(),
+		at := lw.Loop.At(w)
+		diag.Report(pass, Rule, at.Pos(), at.End(),
 			"retry wait ("+types.ExprString(w.Delay)+") grows with the attempt but nothing random enters it; clients that failed together back off on the same schedule and still retry together; "+lw.Loop.LibraryFix(Rule, "add jitter, e.g. full jitter rand.N(d)"))
 	}
 	return nil, nil

@@ -156,6 +156,43 @@ func (l *Loop) ContextName() string {
 	return ""
 }
 
+// At is where a finding about the wait w of loop l belongs: where its
+// duration is given, the call that takes it (time.After, time.NewTimer,
+// timer.Reset) when that call is inside the loop, else the wait itself (a
+// ticker made before the loop is reported where it is received).
+func (l *Loop) At(w *Wait) ast.Node {
+	if w.rearmedBy != nil {
+		return w.rearmedBy
+	}
+	if w.Delay == nil || w.Delay.Pos() >= w.Node.Pos() && w.Delay.End() <= w.Node.End() {
+		return w.Node
+	}
+	scope := l.Node
+	switch l.Node.(type) {
+	case *ast.ForStmt, *ast.RangeStmt, *ast.LabeledStmt:
+	default:
+		scope = l.Func
+	}
+	if scope == nil || w.Delay.Pos() < scope.Pos() || scope.End() < w.Delay.End() {
+		return w.Node
+	}
+	var at ast.Node = w.Node
+	ast.Inspect(scope, func(n ast.Node) bool {
+		if n == nil || n.Pos() > w.Delay.Pos() || n.End() < w.Delay.End() {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			for _, arg := range call.Args {
+				if arg == w.Delay {
+					at = call
+				}
+			}
+		}
+		return true
+	})
+	return at
+}
+
 // Wait is one wait between attempts.
 type Wait struct {
 	Kind WaitKind

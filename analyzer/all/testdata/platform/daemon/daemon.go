@@ -204,11 +204,11 @@ func ClaimSlot(ctx context.Context, claim func(context.Context) error, retryInte
 		if !errors.Is(err, ErrBusy) {
 			return err
 		}
-		t.Reset(retryInterval)
+		t.Reset(retryInterval) // want `fixed-sleep: `
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-t.C: // want `fixed-sleep: `
+		case <-t.C:
 		}
 	}
 	return err

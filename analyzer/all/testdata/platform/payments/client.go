@@ -222,12 +222,12 @@ func (c *Client) Void(ctx context.Context, chargeID string) error {
 		if !isTransient(err) {
 			return err
 		}
-		timer := time.NewTimer(time.Duration(attempt) * c.cfg.BaseDelay)
+		timer := time.NewTimer(time.Duration(attempt) * c.cfg.BaseDelay) // want `no-cap: ` `no-jitter: `
 		select {
 		case <-ctx.Done():
 			timer.Stop()
 			return ctx.Err()
-		case <-timer.C: // want `no-jitter: ` `no-cap: `
+		case <-timer.C:
 		}
 	}
 	return err

@@ -325,12 +325,12 @@ func (c *Carrier) Pickup(ctx context.Context, day string) error {
 		if err == nil || !errors.As(err, &re) || !re.Retryable() {
 			return err
 		}
-		timer := time.NewTimer(retryWait)
+		timer := time.NewTimer(retryWait) // want `fixed-sleep: `
 		select {
 		case <-ctx.Done():
 			timer.Stop()
 			return ctx.Err()
-		case <-timer.C: // want `fixed-sleep: `
+		case <-timer.C:
 		}
 	}
 	return errors.New("pickup: carrier busy")

@@ -63,12 +63,12 @@ func (id *Identity) Introspect(ctx context.Context, token string) (bool, error) 
 		if status.Code(err) != codes.ResourceExhausted {
 			return false, err
 		}
-		t := time.NewTimer(d)
+		t := time.NewTimer(d) // want `no-jitter: `
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return false, ctx.Err()
-		case <-t.C: // want `no-jitter: `
+		case <-t.C:
 		}
 		d *= 2
 		if d > maxWait {

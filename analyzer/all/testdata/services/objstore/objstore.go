@@ -145,11 +145,11 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 		if !errors.Is(err, ErrSlowDown) || attempt == maxAttempts {
 			return err
 		}
-		t.Reset(every)
+		t.Reset(every) // want `fixed-sleep: `
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-t.C: // want `fixed-sleep: `
+		case <-t.C:
 		}
 	}
 }

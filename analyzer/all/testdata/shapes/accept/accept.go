@@ -56,9 +56,9 @@ func Accept(l net.Listener, closed <-chan struct{}) (net.Conn, *route, error) {
 				return nil, nil, err
 			}
 			retries++
-			timer := time.NewTimer(time.Duration(retries) * 5 * time.Millisecond)
+			timer := time.NewTimer(time.Duration(retries) * 5 * time.Millisecond) // want `no-cap: ` `no-jitter: `
 			select {
-			case <-timer.C: // want `no-cap: ` `no-jitter: `
+			case <-timer.C:
 			case <-closed:
 				timer.Stop()
 			}

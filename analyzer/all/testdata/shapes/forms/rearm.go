@@ -30,7 +30,7 @@ func (s *Syncer) Run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-timer.C: // want `no-jitter: `
+		case <-timer.C:
 		case <-s.ops:
 		}
 		if err := s.sync(ctx); err != nil {
@@ -43,7 +43,7 @@ func (s *Syncer) Run(ctx context.Context) {
 				}
 			}
 			backoff := min(s.retry*time.Duration(failures), s.max)
-			timer.Reset(backoff)
+			timer.Reset(backoff) // want `no-jitter: `
 			continue
 		}
 		failures = 0
@@ -107,14 +107,14 @@ func (s *Syncer) Claim(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return err
-		case <-t.C: // want `no-jitter: `
+		case <-t.C:
 		}
 		err = s.sync(ctx)
 		if err == nil || errors.Is(err, errInvalid) {
 			return err
 		}
 		backoff = min(backoff*2, s.max)
-		t.Reset(backoff)
+		t.Reset(backoff) // want `no-jitter: `
 	}
 }
 
@@ -145,11 +145,11 @@ func (s *Syncer) RunSooner(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-timer.C: // want `fixed-sleep: `
+		case <-timer.C:
 		}
 		if err := s.sync(ctx); err != nil {
 			log.Printf("sync: %v", err)
-			timer.Reset(s.retry)
+			timer.Reset(s.retry) // want `fixed-sleep: `
 			continue
 		}
 		timer.Reset(s.periodic)

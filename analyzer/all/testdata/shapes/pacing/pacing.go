@@ -187,11 +187,11 @@ func Probe(ctx context.Context, quit chan struct{}) {
 	timer := time.NewTimer(interval)
 	defer timer.Stop()
 	for { // want `unclassified-retry: `
-		timer.Reset(interval)
+		timer.Reset(interval) // want `fixed-sleep: `
 		select {
 		case <-quit:
 			return
-		case <-timer.C: // want `fixed-sleep: `
+		case <-timer.C:
 		}
 		if err := commit(ctx); err != nil {
 			goto again

@@ -64,12 +64,12 @@ func (c *Client) ChargeConfigured(ctx context.Context, r Request) error {
 		if last == nil {
 			return nil
 		}
-		timer := time.NewTimer(c.retryInterval)
+		timer := time.NewTimer(c.retryInterval) // want `fixed-sleep: retry loop waits a constant c.retryInterval`
 		select {
 		case <-ctx.Done():
 			timer.Stop()
 			return ctx.Err()
-		case <-timer.C: // want `fixed-sleep: retry loop waits a constant c.retryInterval`
+		case <-timer.C:
 		}
 	}
 	return last

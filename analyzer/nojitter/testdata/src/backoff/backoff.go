@@ -58,12 +58,12 @@ func (a *API) Shifted(ctx context.Context) error {
 			return err
 		}
 		wait := min(a.base<<attempt, a.max)
-		t := time.NewTimer(wait)
+		t := time.NewTimer(wait) // want `no-jitter: retry wait \(wait\) grows`
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return ctx.Err()
-		case <-t.C: // want `no-jitter: retry wait \(wait\) grows`
+		case <-t.C:
 		}
 	}
 	return ErrUnavailable

@@ -150,11 +150,11 @@ func Resend(ctx context.Context) error {
 			default:
 			}
 		}
-		timer.Reset(100 * time.Millisecond << attempt)
+		timer.Reset(100 * time.Millisecond << attempt) // want `no-jitter: retry wait \(100 \* time.Millisecond << attempt\) grows`
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-timer.C: // want `no-jitter: retry wait \(100 \* time.Millisecond << attempt\) grows`
+		case <-timer.C:
 		}
 	}
 	return err
