@@ -53,22 +53,48 @@
 // A loop that waits on every round is still a retry loop when the failure
 // picks how long: a pause worked out from a flag set where the attempt
 // failed (pause = pacer.Pause(pause, failed)) or from err != nil is the
-// failure's own wait. Classification is per operation: a loop that tells
-// one call's sentinel apart still retries every error of another.
+// failure's own wait, and so is a wait at the top of the loop re-armed with
+// a duration the failure path set (interval = time.Second before the next
+// round's timer.Reset(interval), where a success sets 5s). Classification is
+// per operation: a loop that tells one call's sentinel apart still retries
+// every error of another. A runner that asks a predicate parameter
+// (isRetryable func(error) bool) whether to go round is unclassified at a
+// call that gives it nil or a predicate that never reads the error.
 //
-// Not retry loops: loops that wait for a local condition (os.Stat, an
-// atomic, a mutex, a ready() callback), loops that wait alike whatever the
-// outcome (ticker daemons, heartbeats, pollers), accept loops, iteration
+// No statement hides a loop: a goto to a label further down the body
+// carries its paths there (goto reconnect), a wait helper may be a
+// condition (if !sleep(ctx, d) { return }; false when the context or a
+// channel it was given ended the wait), an error variable reused by the
+// next call keeps the earlier call's success, and a context given a
+// deadline per attempt (ctx, cancel = context.WithTimeout(ctx, d)) moves on
+// to nothing.
+//
+// Not retry loops, and only these: loops that wait for a local condition
+// (os.Stat, an atomic, a mutex, a ready() callback), loops that wait alike
+// whatever the outcome (ticker daemons, heartbeats, pollers), iteration
 // over items or alternatives (the operation is given the next element, a
-// counter advanced every round, or a value the loop advances from itself),
-// and sleeps after success.
+// counter advanced every round, a value the loop advances from itself, or
+// a connection accepted this round and what is read from it), and sleeps
+// after success. An accept loop is a retry loop of its Accept when a
+// failed accept waits; it ends with its listener when it leaves on every
+// error but a Temporary one or on a closed-resource sentinel (net.ErrClosed,
+// errPoolClosed).
 //
 // What bounds a loop: an attempt counter (one counting successes in a row,
 // set back on failure, does not), a per-key counter (failures[key] > max),
 // a deadline or elapsed-time check, a deadline channel made before the loop,
 // the context (ctx.Done(), ctx.Err(), the operation failing with
-// context.Canceled or DeadlineExceeded), or a stop channel. The context may
-// be a variable or a field of the method's receiver.
+// context.Canceled or DeadlineExceeded), or a stop channel (also received
+// as case _, ok := <-stop: if !ok { return }). The context may be a
+// variable or a field of the method's receiver; a wait taken only where it
+// is nil or its Done() is nil ignores no cancellation.
+//
+// A wait's delay is evaluated, through helpers of any package: a back-off
+// doubled in a loop whose rounds a growing parameter counts (also through
+// a local, power := min(round, limit), which caps it), a zero wait
+// (timer.Reset(0)) is no pause. Findings on a wait stand where its
+// duration is given: the time.After, time.NewTimer or timer.Reset call of
+// the round, or the receive of a timer or ticker made before the loop.
 //
 // For each loop the result records the operations whose failure is retried,
 // the waits between attempts with where their delay comes from (constant,
