@@ -228,6 +228,10 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 		}
 		return t, f
 	}
+	if (op == token.EQL || op == token.NEQ) && (w.stopState(x, y) || w.stopState(y, x)) {
+		// p.state == stopped: the owner is shutting down.
+		return split(in, bounded(BoundContext), bounded(BoundContext))
+	}
 	tx, ty := w.a.typeOf(x), w.a.typeOf(y)
 	// err == ErrSentinel
 	if (op == token.EQL || op == token.NEQ) && (isError(tx) || isError(ty)) {

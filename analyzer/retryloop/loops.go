@@ -497,6 +497,12 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 			break
 		}
 	}
+	if leaves && form != FormRunner {
+		failing, ops = a.dropPaced(w, failing)
+		if len(failing) == 0 {
+			return nil
+		}
+	}
 	if !leaves && form != FormRunner {
 		// No success leaves: a retry only if the failure path waits and
 		// the success path goes round without waiting (reconnect). An

@@ -40,6 +40,37 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 	return ops, failing
 }
 
+// dropPaced removes, from a loop that leaves on success, the failing
+// rounds of an operation whose failure takes no wait of its own, only the
+// one at the top of the loop that its success goes round to as well: a
+// check on a ticker that goes on to the next tick whether it failed or
+// found nothing new (it leaves only once something changed) is periodic
+// for that operation, not a retry of it.
+func (a *checker) dropPaced(w *walker, failing []*path) ([]*path, []*ast.CallExpr) {
+	var kept []*path
+	var ops []*ast.CallExpr
+	for _, p := range failing {
+		op := p.failedOp()
+		if len(p.waits) > 0 && !waitsAfter(p, op) && !w.pacedByFailure(p) && a.successGoesRound(w, op) {
+			continue
+		}
+		kept = append(kept, p)
+		ops = addOp(ops, op)
+	}
+	return kept, ops
+}
+
+// successGoesRound reports whether some round of the loop goes round after
+// op succeeded.
+func (a *checker) successGoesRound(w *walker, op *ast.CallExpr) bool {
+	for _, r := range w.rounds {
+		if r.p.opSucceeded(op) && r.p.failedOp() == nil && !r.p.cancelled {
+			return true
+		}
+	}
+	return false
+}
+
 // pacedByFailure reports whether a wait the path takes is timed by what
 // the failure set: a wait at the top of the loop re-armed with the delay
 // the failing path chose answers that failure in the next round.

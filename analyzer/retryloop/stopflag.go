@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/retrylint/retrylint/internal/lazyre"
 )
@@ -42,6 +43,31 @@ func (w *walker) stopFlag(e ast.Expr, in []*path) (t, f []*path, ok bool) {
 	}
 	t, f = split(in, bounded(BoundContext), bounded(BoundContext))
 	return t, f, true
+}
+
+// stopState reports whether field is a field of the method's receiver
+// and state a constant whose name says shut down (p.inprogress == stop,
+// c.state == stateClosed): the loop that leaves on it stops with its
+// owner.
+func (w *walker) stopState(field, state ast.Expr) bool {
+	sel, ok := ast.Unparen(field).(*ast.SelectorExpr)
+	if !ok || !w.a.isReceiver(sel.X, field.Pos()) {
+		return false
+	}
+	var id *ast.Ident
+	switch c := ast.Unparen(state).(type) {
+	case *ast.Ident:
+		id = c
+	case *ast.SelectorExpr:
+		id = c.Sel
+	default:
+		return false
+	}
+	if _, isConst := w.info().Uses[id].(*types.Const); !isConst {
+		return false
+	}
+	name := strings.TrimPrefix(strings.TrimPrefix(id.Name, "state"), "State")
+	return stopName.MatchString(name) || strings.EqualFold(name, "stop")
 }
 
 // isAtomicBool reports whether t is sync/atomic's Bool.

@@ -249,3 +249,52 @@ func Run(ctx context.Context, f func() error, backoff func(int) time.Duration) {
 		attempt++
 	}
 }
+
+func load() ([]byte, error) { return nil, errBusy }
+
+// WatchFile checks the file on every tick and goes on to the next tick
+// whether the read failed or found nothing new; it leaves once the file
+// changed. The tick paces the check, no failure: periodic.
+func WatchFile(quit chan struct{}, every time.Duration, last string, changed chan<- []byte) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			b, err := load()
+			if err != nil {
+				continue
+			}
+			if string(b) == last {
+				continue
+			}
+			changed <- b
+			return
+		case <-quit:
+			return
+		}
+	}
+}
+
+// WatchFileRetrying waits a second of its own after a failed read before
+// the next tick.
+func WatchFileRetrying(quit chan struct{}, every time.Duration, last string, changed chan<- []byte) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for { // want `unclassified-retry: `
+		select {
+		case <-tick.C:
+			b, err := load()
+			if err != nil {
+				time.Sleep(time.Second) // want `fixed-sleep: `
+				continue
+			}
+			if string(b) != last {
+				changed <- b
+				return
+			}
+		case <-quit:
+			return
+		}
+	}
+}
