@@ -88,18 +88,25 @@ func (a *checker) contextNilTest(cond ast.Expr, init ast.Stmt) (isNil, ok bool) 
 }
 
 // leavesBlock reports whether a block ends in a return or a branch: the
-// statements after the if holding it run only when its test failed.
+// statements after the if holding it run only when its test failed. A
+// select ending it leaves when every case does; there a bare break only
+// ends the select.
 func leavesBlock(b *ast.BlockStmt) bool {
-	if len(b.List) == 0 {
+	return endsInJump(b.List, false)
+}
+
+func endsInJump(list []ast.Stmt, inSelect bool) bool {
+	if len(list) == 0 {
 		return false
 	}
-	switch last := b.List[len(b.List)-1].(type) {
-	case *ast.ReturnStmt, *ast.BranchStmt:
+	switch last := list[len(list)-1].(type) {
+	case *ast.ReturnStmt:
 		return true
+	case *ast.BranchStmt:
+		return !inSelect || last.Tok != token.BREAK || last.Label != nil
 	case *ast.SelectStmt:
 		for _, c := range last.Body.List {
-			cc := c.(*ast.CommClause)
-			if len(cc.Body) == 0 || !leavesBlock(&ast.BlockStmt{List: cc.Body}) {
+			if !endsInJump(c.(*ast.CommClause).Body, true) {
 				return false
 			}
 		}

@@ -134,3 +134,26 @@ func (p *pool) ProbeOnce() error {
 		time.Sleep(time.Second)
 	}
 }
+
+// RetryTwice waits on the timer and then sleeps as well: the break ends
+// only the select, and the sleep runs with a context that can end.
+func RetryTwice(ctx context.Context, next func() time.Duration) error {
+	var err error
+	for r := 0; r < 5; r++ {
+		if err = request(ctx); !errors.Is(err, errNoResponders) {
+			return err
+		}
+		if done := ctx.Done(); done != nil {
+			t := time.NewTimer(next())
+			select {
+			case <-done:
+				t.Stop()
+				return err
+			case <-t.C:
+				break
+			}
+		}
+		time.Sleep(next()) // want `sleep-ignores-context: `
+	}
+	return err
+}
