@@ -242,11 +242,8 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 		if w.a.isContextSentinel(other) {
 			t, f = w.contextErrTest(errSide, in)
 		} else {
-			if w.a.isClosedSentinel(other) {
-				t, f = w.closedTest(errSide, in)
-			} else {
-				t, f = w.classify(errSide, w.a.isBreakerOpen(other), in)
-			}
+			t, f = w.classify(errSide, w.a.isBreakerOpen(other), in)
+			markClosed(t, w.a.isClosedSentinel(other))
 		}
 		if op == token.NEQ {
 			t, f = f, t
@@ -409,15 +406,6 @@ func (w *walker) nilCheck(x ast.Expr, in []*path) (t, f []*path) {
 	return split(in, set(errNonNil), set(errNil))
 }
 
-// closedTest splits on a test of the failure against the error of a
-// resource closed on purpose (err == net.ErrClosed): the loop leaves when
-// it is shut down.
-func (w *walker) closedTest(errExpr ast.Expr, in []*path) (t, f []*path) {
-	t, f = w.classify(errExpr, false, in)
-	markClosed(t, true)
-	return t, f
-}
-
 // classify splits on a test that inspects the failure itself (errors.Is, a
 // sentinel comparison, a predicate): t is where the test holds. open says
 // the test asks whether the failure is a breaker-open error.
@@ -542,10 +530,9 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 	case isPkgFunc(fn, "errors", "Is") && len(call.Args) == 2 && w.a.isContextSentinel(call.Args[1]):
 		return w.contextErrTest(call.Args[0], in)
 	case isPkgFunc(fn, "errors", "Is") && len(call.Args) == 2:
-		if w.a.isClosedSentinel(call.Args[1]) {
-			return w.closedTest(call.Args[0], in)
-		}
-		return w.classify(call.Args[0], w.a.isBreakerOpen(call.Args[1]), in)
+		t, f = w.classify(call.Args[0], w.a.isBreakerOpen(call.Args[1]), in)
+		markClosed(t, w.a.isClosedSentinel(call.Args[1]))
+		return t, f
 	case isPkgFunc(fn, "errors", "As") && len(call.Args) == 2:
 		open := false
 		if t := w.a.typeOf(call.Args[1]); t != nil {

@@ -344,13 +344,14 @@ func (a *checker) callDelay(dc *delayCtx, call *ast.CallExpr) Delay {
 	if tv, ok := a.info().Types[call.Fun]; ok && tv.IsType() {
 		return args() // a conversion: time.Duration(n)
 	}
+	if a.isMin(call) {
+		d := args()
+		d.Capped = true
+		return d
+	}
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-		if b, ok := a.info().Uses[id].(*types.Builtin); ok {
-			d := args()
-			if b.Name() == "min" {
-				d.Capped = true
-			}
-			return d
+		if _, ok := a.info().Uses[id].(*types.Builtin); ok {
+			return args()
 		}
 	}
 	if a.isRandom(call) {
@@ -363,10 +364,6 @@ func (a *checker) callDelay(dc *delayCtx, call *ast.CallExpr) Delay {
 		return Delay{Unknown: true}
 	}
 	switch {
-	case isPkgFunc(fn, "math", "Min"):
-		d := args()
-		d.Capped = true
-		return d
 	case funcPath(fn) == "math":
 		return args()
 	case isPkgFunc(fn, "time", "Duration"):
@@ -443,7 +440,7 @@ func (a *checker) helperDelayIn(fn *types.Func, decl *ast.FuncDecl, env map[type
 	// A local multiplied in a loop whose rounds a growing parameter
 	// counts (for b < max && retries > 0 { b *= 2; retries-- }) grows
 	// with that parameter.
-	if grows, capped := a.growsInParamLoop(decl, env); grows {
+	if grows, capped := a.growsInParamLoop(fc, decl, env); grows {
 		d.Grows = true
 		d.Capped = d.Capped || capped
 	}
@@ -466,7 +463,7 @@ func (a *checker) helperDelayIn(fn *types.Func, decl *ast.FuncDecl, env map[type
 // growsInParamLoop reports whether the body multiplies a duration inside a
 // loop whose condition reads a parameter env marks as growing, and whether
 // the rounds are clamped first (power := min(round, limit)).
-func (a *checker) growsInParamLoop(decl *ast.FuncDecl, env map[types.Object]Delay) (grows, capped bool) {
+func (a *checker) growsInParamLoop(fc *funcCtx, decl *ast.FuncDecl, env map[types.Object]Delay) (grows, capped bool) {
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		loop, ok := n.(*ast.ForStmt)
 		if !ok || grows || loop.Cond == nil {
@@ -478,7 +475,7 @@ func (a *checker) growsInParamLoop(decl *ast.FuncDecl, env map[types.Object]Dela
 				obj := a.info().ObjectOf(id)
 				if d, ok := env[obj]; ok && d.Grows {
 					counts = true
-				} else if derives, mins := a.derivesFromGrowing(decl.Body, obj, env); derives {
+				} else if derives, mins := a.derivesFromGrowing(fc, obj, env); derives {
 					counts, clamped = true, mins
 				}
 			}
@@ -499,32 +496,25 @@ func (a *checker) growsInParamLoop(decl *ast.FuncDecl, env map[types.Object]Dela
 	return grows, capped
 }
 
-// derivesFromGrowing reports whether obj is a local of body set from a
-// parameter env marks as growing (power := round counts the rounds round
+// derivesFromGrowing reports whether obj is a local of the helper set from
+// a parameter env marks as growing (power := round counts the rounds round
 // counts), and whether every such setting clamps it with min.
-func (a *checker) derivesFromGrowing(body *ast.BlockStmt, obj types.Object, env map[types.Object]Delay) (derives, clamped bool) {
+func (a *checker) derivesFromGrowing(fc *funcCtx, obj types.Object, env map[types.Object]Delay) (derives, clamped bool) {
 	if _, isParam := env[obj]; isParam || obj == nil {
 		return false, false
 	}
 	clamped = true
-	ast.Inspect(body, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || len(as.Lhs) != len(as.Rhs) {
-			return true
+	for _, as := range fc.assigns[obj] {
+		if as.rhs == nil {
+			continue
 		}
-		for i, lhs := range as.Lhs {
-			if objOfExpr(a, lhs) != obj {
-				continue
-			}
-			for p, d := range env {
-				if d.Grows && a.mentions(as.Rhs[i], p) {
-					derives = true
-					clamped = clamped && a.isMin(as.Rhs[i])
-				}
+		for p, d := range env {
+			if d.Grows && a.mentions(as.rhs, p) {
+				derives = true
+				clamped = clamped && a.isMin(as.rhs)
 			}
 		}
-		return true
-	})
+	}
 	return derives, derives && clamped
 }
 

@@ -67,8 +67,8 @@ type path struct {
 	keyLimit bool
 	// limited is the kind of the last bound the path tested, wherever.
 	limited BoundKind
-	// inDone: the path is in the ctx.Done() or stop-channel case of a select, whatever it
-	// tests there before it leaves.
+	// inDone: the path is in the ctx.Done() or stop-channel case of a
+	// select, whatever it tests there before it leaves.
 	inDone bool
 	// cancelled: the path went through the ctx.Done() case of a select:
 	// the context ended, whatever the path does after the select.
@@ -223,25 +223,14 @@ func (w *walker) stmts(list []ast.Stmt, in []*path, sc scope) []*path {
 	return in
 }
 
-// forwardLabel reports whether a goto at pos jumps forward to a label
-// inside the loop being walked: the paths taking it go on from there.
-func (w *walker) forwardLabel(label string, pos token.Pos) bool {
-	if w.lc.node == nil || label == "" {
+// forwardLabel reports whether a goto jumps forward to a label inside the
+// loop being walked: the paths taking it go on from there.
+func (w *walker) forwardLabel(s *ast.BranchStmt) bool {
+	if w.lc.node == nil || s.Label == nil {
 		return false
 	}
-	found := false
-	ast.Inspect(w.lc.node, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.LabeledStmt:
-			if n.Label.Name == label && n.Pos() > pos {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
+	l, ok := w.info().Uses[s.Label].(*types.Label)
+	return ok && l.Pos() > s.Pos() && w.lc.contains(l.Pos())
 }
 
 func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
@@ -448,7 +437,7 @@ func (w *walker) branch(s *ast.BranchStmt, in []*path, sc scope) []*path {
 		switch {
 		case w.lc.mode == modeGoto && label == w.lc.label:
 			w.round(in, s)
-		case w.forwardLabel(label, s.Pos()):
+		case w.forwardLabel(s):
 			if w.gotos == nil {
 				w.gotos = map[string][]*path{}
 			}
