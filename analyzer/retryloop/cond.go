@@ -606,6 +606,13 @@ func (w *walker) inspectsFailure(call *ast.CallExpr) bool {
 			}
 			return true
 		})
+		// msg := err.Error(); strings.Contains(msg, "not found"): a value
+		// the failure was turned into is the failure read.
+		if !found {
+			if id, ok := ast.Unparen(arg).(*ast.Ident); ok && !isConst(w, id) && w.derivedFromFailure(id, 0) {
+				found = true
+			}
+		}
 	}
 	return found
 }

@@ -80,6 +80,11 @@ type RetrySummary struct {
 	// runner asks whether to go round; 0 when none. What its callers give
 	// there is their classification.
 	PredicateParam int
+	// Blind reports a runner that goes round on every error of the
+	// function value it is given and reads none of them: what each
+	// caller's attempt returns is the whole classification, so a caller
+	// whose attempt returns every error unexamined retries them all.
+	Blind bool
 }
 
 // AFact marks Summary as an analysis fact.
@@ -146,6 +151,9 @@ func (s *Summary) String() string {
 		}
 		if r.Answer != 0 {
 			text += ", answer"
+		}
+		if r.Blind {
+			text += ", blind"
 		}
 		parts = append(parts, text+")")
 	}

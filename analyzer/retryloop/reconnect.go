@@ -26,7 +26,7 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 		if len(own) == 0 {
 			continue
 		}
-		if a.takesCounter(w.lc, op) || a.takesFreshItem(w.fc, w.lc, op) {
+		if a.takesCounter(w.lc, op) || a.takesFreshItem(w.fc, w.lc, op) && !a.requeuedItem(w.fc, w.lc, r.p, op) {
 			continue
 		}
 		// The waits every success takes too (a ticker at the bottom of a
@@ -383,4 +383,40 @@ func (a *checker) takesFreshItem(fc *funcCtx, lc *loopCtx, op *ast.CallExpr) boo
 		})
 	}
 	return found
+}
+
+// sends records on each path what a send statement hands a channel.
+func (w *walker) sends(s *ast.SendStmt, in []*path) {
+	for _, p := range in {
+		p.sent = append(p.sent, s)
+	}
+}
+
+// requeuedItem reports whether op works on an item the loop received from
+// a channel that the failing path p hands the item back to (case id :=
+// <-q: ... if err != nil { q <- id }): the loop's next round, or a later
+// one, runs the operation on the same item again, so the item is no fresh
+// one.
+func (a *checker) requeuedItem(fc *funcCtx, lc *loopCtx, p *path, op *ast.CallExpr) bool {
+	if len(p.sent) == 0 {
+		return false
+	}
+	return a.argsRead(op, func(obj types.Object) bool {
+		for _, as := range fc.assigns[obj] {
+			if !lc.contains(as.pos) || as.rhs == nil {
+				continue
+			}
+			u, ok := ast.Unparen(as.rhs).(*ast.UnaryExpr)
+			if !ok || u.Op != token.ARROW {
+				continue
+			}
+			ch := chanRef(a.info(), u.X)
+			for _, s := range p.sent {
+				if ch != nil && chanRef(a.info(), s.Chan) == ch && a.mentions(s.Value, obj) {
+					return true
+				}
+			}
+		}
+		return false
+	})
 }

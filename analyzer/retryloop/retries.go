@@ -142,6 +142,7 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 				r.LimitParam = a.limitParam(decl, l)
 			}
 			r.PredicateParam = a.predicateParam(decl, l)
+			r.Blind = r.Answer == 0 && r.PredicateParam == 0 && a.blindRunner(decl, l, r.Param)
 		}
 	} else {
 		ast.Inspect(decl.Body, func(n ast.Node) bool {
@@ -171,6 +172,21 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 	}
 	ix.memo[fn] = r
 	return r
+}
+
+// blindRunner reports whether a runner's loop goes round on every error
+// of the function value it was given (parameter param) without reading
+// any: the loop is unclassified, and the operation it leaves unread is
+// the run of that value.
+func (a *checker) blindRunner(decl *ast.FuncDecl, l *Loop, param int) bool {
+	if l.Classified || l.Library != nil {
+		return false
+	}
+	op := l.Unclassified
+	if op == nil && len(l.Ops) > 0 {
+		op = l.Ops[0]
+	}
+	return op != nil && funcParamIndex(a, decl, append([]ast.Expr{op.Fun}, op.Args...)) == param
 }
 
 // wrappedParam returns the parameter holding the function value a loop

@@ -271,9 +271,39 @@ func run(pass *analysis.Pass) (any, error) {
 		slices.SortStableFunc(res.Loops, func(x, y *Loop) int { return cmp.Compare(x.Pos, y.Pos) })
 		a.indexLoops(res)
 	}
+	a.leaveToCallers(res)
 	res.Nested = a.nestings(res)
 	a.exportSummaries(res)
 	return res, nil
+}
+
+// leaveToCallers marks the loop of a blind runner that the package calls
+// classified: it reads none of the errors of the function value it is
+// given, and each call answers for what its attempt returns. A runner no
+// call of its package gives an attempt keeps the finding at its loop.
+func (a *checker) leaveToCallers(res *Result) {
+	called := map[*types.Func]bool{}
+	for _, l := range res.Loops {
+		if call, ok := l.Node.(*ast.CallExpr); ok && l.Form == FormRunner {
+			if fn := a.callee(call); fn != nil {
+				called[fn.Origin()] = true
+			}
+		}
+	}
+	for _, l := range res.Loops {
+		fd, ok := l.Func.(*ast.FuncDecl)
+		if !ok || l.Form == FormRunner {
+			continue
+		}
+		if loops := a.retries.byFunc[fd]; len(loops) == 0 || loops[0] != l {
+			continue
+		}
+		if fn := a.funcObj(fd); called[fn] {
+			if r := a.retryOf(fn); r != nil && r.Blind {
+				l.Classified = true
+			}
+		}
+	}
 }
 
 // inGoroot reports whether the package is one of the Go distribution's.

@@ -237,6 +237,9 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 		return nil // a runner calling itself
 	}
 	lit := a.funcValue(fn, call.Args[r.Param])
+	if lit == nil && r.Blind {
+		return a.blindRunnerCall(call, r)
+	}
 	if lit == nil || lit.Body == nil {
 		return nil
 	}
@@ -259,13 +262,30 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 	}
 	l.Bound = BoundAttempts // the runner's own loop answers for its bound
 	l.Attempts = r.Attempts
-	if r.Answer == 0 && !a.givenBlindPredicate(fn, call, r) {
+	if r.Answer == 0 && !r.Blind && !a.givenBlindPredicate(fn, call, r) {
 		// The runner reads the error and classifies it, at its loop;
 		// what the attempt tests on the way is not what is retried.
 		l.Classified, l.Permanent, l.Retried = true, nil, nil
 	}
 	l.Context = a.contextInScope(call.Pos())
 	return l
+}
+
+// blindRunnerCall reads a call that hands a blind runner a function or
+// method value (retryer.Retry(ctx, c.fetch)): every error of that value
+// goes round unread, at the call.
+func (a *checker) blindRunnerCall(call *ast.CallExpr, r *RetrySummary) *Loop {
+	arg := ast.Unparen(call.Args[r.Param])
+	if _, ok := objOfExpr(a, arg).(*types.Func); !ok {
+		return nil
+	}
+	// The value runs as the attempt: name it as the operation retried.
+	op := &ast.CallExpr{Fun: arg, Lparen: arg.End(), Rparen: arg.End()}
+	return &Loop{
+		Form: FormRunner, Node: call, Pos: call.Pos(), Func: a.declOf(call),
+		Unclassified: op, Bound: BoundAttempts, Attempts: r.Attempts,
+		Context: a.contextInScope(call.Pos()),
+	}
 }
 
 // predicateParam returns the 1-based index of a parameter of decl that
@@ -419,14 +439,22 @@ func (w *walker) answerReturn(s *ast.ReturnStmt, in []*path) {
 	}
 	results := s.Results
 	if len(results) == 1 && sig.Results().Len() > 1 {
-		// return shouldRetry(ctx, resp, err): the answer of a helper.
-		if call, ok := ast.Unparen(results[0]).(*ast.CallExpr); ok {
+		call, ok := ast.Unparen(results[0]).(*ast.CallExpr)
+		switch {
+		case !ok:
+			w.exit(in, s)
+		case w.answer == 0 && w.a.errorResult(call) >= 0:
+			// return c.Request(host, msg): the call is the attempt's
+			// operation, and its error is the attempt's.
+			t, f := w.nilCheck(call, in)
+			w.round(t, s)
+			w.exit(f, s)
+		default:
+			// return shouldRetry(ctx, resp, err): the answer of a helper.
 			t, f := w.answerCall(call, in)
 			w.round(t, s)
 			w.exit(f, s)
-			return
 		}
-		w.exit(in, s)
 		return
 	}
 	if len(results) != sig.Results().Len() {

@@ -76,6 +76,8 @@ type path struct {
 	// closed: the failure is known to be that of a resource closed on
 	// purpose (io.EOF, net.ErrClosed).
 	closed bool
+	// sent lists what the path sent on channels (ch <- item).
+	sent []*ast.SendStmt
 }
 
 func newPath() *path {
@@ -90,6 +92,7 @@ func (p *path) clone() *path {
 	}
 	q.waits = append([]*Wait(nil), p.waits...)
 	q.saved = append([]savedGuard(nil), p.saved...)
+	q.sent = append([]*ast.SendStmt(nil), p.sent...)
 	return &q
 }
 
@@ -273,7 +276,10 @@ func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
 			return nil
 		}
 		return w.simple(s, in)
-	case *ast.DeclStmt, *ast.IncDecStmt, *ast.SendStmt:
+	case *ast.SendStmt:
+		w.sends(s, in)
+		return w.simple(s, in)
+	case *ast.DeclStmt, *ast.IncDecStmt:
 		return w.simple(s, in)
 	case *ast.ReturnStmt:
 		if w.selfCall(s) {
@@ -627,6 +633,9 @@ func (w *walker) selectStmt(s *ast.SelectStmt, in []*path, sc scope) []*path {
 						p.inDone = true
 					}
 				}
+			}
+			if send, ok := cc.Comm.(*ast.SendStmt); ok {
+				w.sends(send, paths)
 			}
 			paths = w.effects(cc.Comm, paths, true)
 		}

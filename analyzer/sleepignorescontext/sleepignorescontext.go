@@ -59,6 +59,10 @@ func run(pass *analysis.Pass) (any, error) {
 			how = "<-time.After"
 		case w.Kind == retryloop.WaitHelper:
 			how = helperName(w.Node)
+		case w.Kind == retryloop.WaitClock && !w.Select:
+			// clk.Sleep(d) of an injected clock: a clock's Sleep takes no
+			// context, so it waits out d as time.Sleep does.
+			how = helperName(w.Node)
 		default:
 			continue
 		}
