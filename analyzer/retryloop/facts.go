@@ -85,6 +85,10 @@ type RetrySummary struct {
 	// caller's attempt returns is the whole classification, so a caller
 	// whose attempt returns every error unexamined retries them all.
 	Blind bool
+	// CtxParam is the 1-based index of the context parameter whose end
+	// is the runner's only bound, 0 when none: a call that gives it a
+	// context nobody cancels (context.Background()) retries for ever.
+	CtxParam int
 }
 
 // AFact marks Summary as an analysis fact.
@@ -154,6 +158,9 @@ func (s *Summary) String() string {
 		}
 		if r.Blind {
 			text += ", blind"
+		}
+		if r.CtxParam > 0 {
+			text += fmt.Sprintf(", ctx param %d", r.CtxParam-1)
 		}
 		parts = append(parts, text+")")
 	}

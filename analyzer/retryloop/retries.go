@@ -143,6 +143,13 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 			}
 			r.PredicateParam = a.predicateParam(decl, l)
 			r.Blind = r.Answer == 0 && r.PredicateParam == 0 && a.blindRunner(decl, l, r.Param)
+			if l.Bound == BoundContext && r.Attempts == 0 && r.LimitParam == 0 && l.Context != nil {
+				for i, p := range fieldObjs(a, decl.Type.Params) {
+					if p != nil && p == l.Context {
+						r.CtxParam = i + 1
+					}
+				}
+			}
 		}
 	} else {
 		ast.Inspect(decl.Body, func(n ast.Node) bool {

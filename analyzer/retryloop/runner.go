@@ -260,7 +260,7 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 			wt.Source = Delay{Unknown: true}
 		}
 	}
-	l.Bound = BoundAttempts // the runner's own loop answers for its bound
+	l.Bound = a.runnerBound(call, r)
 	l.Attempts = r.Attempts
 	if r.Answer == 0 && !r.Blind && !a.givenBlindPredicate(fn, call, r) {
 		// The runner reads the error and classifies it, at its loop;
@@ -283,9 +283,29 @@ func (a *checker) blindRunnerCall(call *ast.CallExpr, r *RetrySummary) *Loop {
 	op := &ast.CallExpr{Fun: arg, Lparen: arg.End(), Rparen: arg.End()}
 	return &Loop{
 		Form: FormRunner, Node: call, Pos: call.Pos(), Func: a.declOf(call),
-		Unclassified: op, Bound: BoundAttempts, Attempts: r.Attempts,
+		Unclassified: op, Bound: a.runnerBound(call, r), Attempts: r.Attempts,
 		Context: a.contextInScope(call.Pos()),
 	}
+}
+
+// runnerBound is the bound of a runner's call: the runner's own loop
+// answers for it, unless the runner ends only with its context and the
+// call gives it one nobody cancels (context.Background()).
+func (a *checker) runnerBound(call *ast.CallExpr, r *RetrySummary) BoundKind {
+	i := r.CtxParam - 1
+	if i < 0 || i >= len(call.Args) {
+		return BoundAttempts
+	}
+	arg := ast.Unparen(call.Args[i])
+	if a.madeDead(arg, map[*types.Var]bool{}, 0) {
+		return BoundNone
+	}
+	if id, ok := arg.(*ast.Ident); ok {
+		if v, ok := a.info().Uses[id].(*types.Var); ok && a.deadContext(v, call.Pos()) {
+			return BoundNone
+		}
+	}
+	return BoundAttempts
 }
 
 // predicateParam returns the 1-based index of a parameter of decl that

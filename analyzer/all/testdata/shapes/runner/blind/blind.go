@@ -86,3 +86,27 @@ func (c *Client) Resolve(ctx context.Context) (string, error) {
 func (c *Client) Once() (string, error) {
 	return c.b.Resolve()
 }
+
+// Producer gives the runner, which ends only with its context, a context
+// nobody cancels: it goes round for ever.
+func (c *Client) Producer(topic string) string {
+	bg := context.Background()
+	addr, _ := Retry(bg, func() (string, error) { // want `unbounded-retry: ` `unclassified-retry: `
+		return c.b.Lookup(bg, topic)
+	}, jittered)
+	return addr
+}
+
+// ProducerWithin gives it a deadline, and stops on a missing topic.
+func (c *Client) ProducerWithin(topic string, d time.Duration) string {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	addr, _ := Retry(ctx, func() (string, error) {
+		addr, err := c.b.Lookup(ctx, topic)
+		if errors.Is(err, ErrTopicNotFound) {
+			return "", nil
+		}
+		return addr, err
+	}, jittered)
+	return addr
+}
