@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/constant"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 )
 
@@ -117,6 +119,16 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 		return r
 	}
 	decl := a.decls[fn]
+	if decl == nil && isInterfaceMethod(fn) {
+		if ix.busy[fn] {
+			return nil
+		}
+		ix.busy[fn] = true
+		r := a.implRetry(fn)
+		delete(ix.busy, fn)
+		ix.memo[fn] = r
+		return r
+	}
 	if decl == nil {
 		s := a.summarize(fn)
 		if s.fact != nil {
@@ -179,6 +191,83 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 	}
 	ix.memo[fn] = r
 	return r
+}
+
+// implRetry says how a call of an interface method retries: as the
+// method of the first type that implements the interface and retries, in
+// the interface's own package or the one being analysed (a client's
+// Request behind the RPCClient interface the package itself declares and
+// implements). Interfaces of the standard library are not followed.
+func (a *checker) implRetry(m *types.Func) *RetrySummary {
+	n := recvNamed(m)
+	if n == nil || m.Pkg() == nil || a.inGorootPos(n.Obj().Pos()) {
+		return nil
+	}
+	iface, ok := n.Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	for _, pkg := range []*types.Package{m.Pkg(), a.pass.Pkg} {
+		for _, name := range pkg.Scope().Names() {
+			tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+				continue
+			}
+			if _, generic := tn.Type().(*types.Named); !generic || tn.Type().(*types.Named).TypeParams().Len() > 0 {
+				continue
+			}
+			if wraps(tn.Type(), n) {
+				continue // a decorator: its retry is the caller's own layer
+			}
+			for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+				if !types.Implements(t, iface) {
+					continue
+				}
+				obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
+				if impl, ok := obj.(*types.Func); ok && !isInterfaceMethod(impl) {
+					if r := a.retryOf(impl); r != nil && r.Param < 0 {
+						return r
+					}
+				}
+				break
+			}
+		}
+		if pkg == a.pass.Pkg {
+			break
+		}
+	}
+	return nil
+}
+
+// wraps reports whether a type holds a value of the interface it
+// implements (Identity{stub IdentityClient}): a decorator, whose methods
+// call the interface again.
+func wraps(t types.Type, iface *types.Named) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		ft := st.Field(i).Type()
+		if p, ok := ft.(*types.Pointer); ok {
+			ft = p.Elem()
+		}
+		if types.Identical(ft, iface) {
+			return true
+		}
+	}
+	return false
+}
+
+// inGorootPos reports whether a declaration stands in the Go
+// distribution's source tree.
+func (a *checker) inGorootPos(pos token.Pos) bool {
+	root := build.Default.GOROOT
+	if root == "" || !pos.IsValid() {
+		return false
+	}
+	rel, err := filepath.Rel(filepath.Join(root, "src"), a.pass.Fset.Position(pos).Filename)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // blindRunner reports whether a runner's loop goes round on every error
