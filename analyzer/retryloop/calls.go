@@ -27,6 +27,14 @@ type checker struct {
 	codes     map[*types.Func]*CodeSummary
 	dead      map[*types.Var]bool  // contexts nobody can cancel (deadContext)
 	clocks    map[*types.Func]bool // predicates that answer from the clock (deadlineCheck)
+	fieldInts map[*types.Var]fieldInt
+}
+
+// fieldInt is what a package sets an unexported integer field to: the
+// largest constant, when every write is one (fieldConst).
+type fieldInt struct {
+	max   int64
+	known bool
 }
 
 func newAnalysis(pass *analysis.Pass) *checker {

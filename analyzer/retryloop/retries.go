@@ -582,6 +582,11 @@ func (a *checker) intConst(fc *funcCtx, e ast.Expr, pos token.Pos) (int64, bool)
 		}
 		return 0, false
 	}
+	if sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok {
+		if v, ok := a.info().ObjectOf(sel.Sel).(*types.Var); ok && v.IsField() {
+			return a.fieldConst(v)
+		}
+	}
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
 		return 0, false
@@ -597,6 +602,104 @@ func (a *checker) intConst(fc *funcCtx, e ast.Expr, pos token.Pos) (int64, bool)
 		}
 	}
 	return 0, false
+}
+
+// fieldConst returns the largest value an unexported integer field of
+// the package is ever given, when every write is a constant (a retryer
+// built with numRetries: defaultNumRetries): an attempt limit read from
+// it is at most that. Only the package can write such a field; a write
+// that is no constant, an increment or an address taken makes it unknown.
+func (a *checker) fieldConst(v *types.Var) (int64, bool) {
+	if v.Exported() || v.Pkg() != a.pass.Pkg || !isInteger(v.Type()) {
+		return 0, false
+	}
+	if fi, ok := a.fieldInts[v]; ok {
+		return fi.max, fi.known
+	}
+	fi := fieldInt{known: true}
+	seen := false
+	write := func(e ast.Expr) {
+		tv, ok := a.info().Types[e]
+		n, exact := int64(0), false
+		if ok && tv.Value != nil {
+			n, exact = constant.Int64Val(constant.ToInt(tv.Value))
+		}
+		if !exact {
+			fi.known = false
+			return
+		}
+		if !seen || n > fi.max {
+			fi.max = n
+		}
+		seen = true
+	}
+	isField := func(e ast.Expr) bool {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			return a.info().ObjectOf(x.Sel) == v
+		case *ast.Ident:
+			return a.info().ObjectOf(x) == v
+		}
+		return false
+	}
+	for _, f := range a.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.KeyValueExpr:
+				if isField(n.Key) {
+					write(n.Value)
+				}
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					if isField(l) {
+						if n.Tok != token.ASSIGN && n.Tok != token.DEFINE || len(n.Lhs) != len(n.Rhs) {
+							fi.known = false
+						} else {
+							write(n.Rhs[i])
+						}
+					}
+				}
+			case *ast.CompositeLit:
+				if st, ok := structOf(a.info().TypeOf(n)); ok && len(n.Elts) > 0 {
+					if _, keyed := n.Elts[0].(*ast.KeyValueExpr); !keyed {
+						for i := 0; i < st.NumFields() && i < len(n.Elts); i++ {
+							if st.Field(i) == v {
+								write(n.Elts[i])
+							}
+						}
+					}
+				}
+			case *ast.IncDecStmt:
+				if isField(n.X) {
+					fi.known = false
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND && isField(n.X) {
+					fi.known = false
+				}
+			}
+			return fi.known
+		})
+	}
+	fi.known = fi.known && seen
+	if a.fieldInts == nil {
+		a.fieldInts = map[*types.Var]fieldInt{}
+	}
+	a.fieldInts[v] = fi
+	return fi.max, fi.known
+}
+
+// typeparams returns the struct a composite literal builds, through a
+// pointer or a named type.
+func structOf(t types.Type) (*types.Struct, bool) {
+	if t == nil {
+		return nil, false
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	return st, ok
 }
 
 // bodyAttempts reads an attempt limit tested inside the body of a loop

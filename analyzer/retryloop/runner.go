@@ -260,7 +260,12 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 			wt.Source = Delay{Unknown: true}
 		}
 	}
-	l.Bound = a.runnerBound(call, r)
+	if b := a.runnerBound(call, r); b != BoundNone || l.Bound == BoundNone {
+		// The runner answers for the bound, unless the context that
+		// would end it never ends: then only the attempt's own exits
+		// (a stop state it checks) bound it.
+		l.Bound = b
+	}
 	l.Attempts = r.Attempts
 	if r.Answer == 0 && !r.Blind && !a.givenBlindPredicate(fn, call, r) {
 		// The runner reads the error and classifies it, at its loop;

@@ -66,6 +66,9 @@ func (ev *scheduleEval) eval(e ast.Expr, depth int) (float64, bool) {
 		return ev.variable(info.ObjectOf(e), depth)
 	case *ast.SelectorExpr:
 		if v, ok := info.ObjectOf(e.Sel).(*types.Var); ok {
+			if n, known := ev.a.fieldConst(v); known {
+				return float64(n), true // r.initialBackoff, set only to constants
+			}
 			return ev.variable(v, depth)
 		}
 	case *ast.BinaryExpr:

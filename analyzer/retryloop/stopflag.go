@@ -50,6 +50,9 @@ func (w *walker) stopFlag(e ast.Expr, in []*path) (t, f []*path, ok bool) {
 // c.state == stateClosed): the loop that leaves on it stops with its
 // owner.
 func (w *walker) stopState(field, state ast.Expr) bool {
+	if call, ok := ast.Unparen(field).(*ast.CallExpr); ok && len(call.Args) == 0 {
+		field = call.Fun // t.getState() == txnHandlerClosed
+	}
 	sel, ok := ast.Unparen(field).(*ast.SelectorExpr)
 	if !ok || !w.a.isReceiver(sel.X, field.Pos()) {
 		return false
@@ -67,8 +70,12 @@ func (w *walker) stopState(field, state ast.Expr) bool {
 		return false
 	}
 	name := strings.TrimPrefix(strings.TrimPrefix(id.Name, "state"), "State")
-	return stopName.MatchString(name) || strings.EqualFold(name, "stop")
+	return stopName.MatchString(name) || strings.EqualFold(name, "stop") || stoppedState.MatchString(name)
 }
+
+// stoppedState is a state constant named for its owner and what it
+// became: producerClosed, txnHandlerClosing.
+var stoppedState = lazyre.New(`^[a-z]\w*(Closed|Closing|Stopped|Stopping|ShutDown|Shutdown|Terminated)$`)
 
 // isAtomicBool reports whether t is sync/atomic's Bool.
 func isAtomicBool(t types.Type) bool {

@@ -110,3 +110,46 @@ func (c *Client) ProducerWithin(topic string, d time.Duration) string {
 	}, jittered)
 	return addr
 }
+
+type handlerState int
+
+const (
+	handlerReady handlerState = iota
+	handlerClosed
+)
+
+type Handler struct {
+	b     Broker
+	state handlerState
+}
+
+func (h *Handler) getState() handlerState { return h.state }
+
+// Reconnect gives the runner a context nobody cancels, but its attempt
+// ends the runs once the handler is closed.
+func (h *Handler) Reconnect(topic string) {
+	_, _ = Retry(context.Background(), func() (string, error) {
+		if h.getState() == handlerClosed {
+			return "", nil
+		}
+		addr, err := h.b.Lookup(context.Background(), topic)
+		if errors.Is(err, ErrTopicNotFound) {
+			return "", nil
+		}
+		return addr, err
+	}, jittered)
+}
+
+// ReconnectReady checks a state that says nothing of a shutdown.
+func (h *Handler) ReconnectReady(topic string) {
+	_, _ = Retry(context.Background(), func() (string, error) { // want `unbounded-retry: `
+		if h.getState() == handlerReady {
+			return "", nil
+		}
+		addr, err := h.b.Lookup(context.Background(), topic)
+		if errors.Is(err, ErrTopicNotFound) {
+			return "", nil
+		}
+		return addr, err
+	}, jittered)
+}
