@@ -368,6 +368,9 @@ func (e *codeEnv) intExpr(x ast.Expr) (int64, bool) {
 		if tv := e.a.info().Types[x.Fun]; tv.IsType() && len(x.Args) == 1 {
 			return e.intExpr(x.Args[0])
 		}
+		if e.a.codeOfParam(x, e.status) {
+			return e.v, true // status.Code(err), the failure's code
+		}
 	}
 	return 0, false
 }

@@ -37,6 +37,12 @@ func (w *walker) codesAt(fn *types.Func, call *ast.CallExpr) *CodeSummary {
 		return nil
 	}
 	arg := call.Args[at]
+	if cs.OfError {
+		if !isError(a.typeOf(arg)) {
+			return nil
+		}
+		return cs
+	}
 	grpc := isGRPCCode(a.typeOf(arg))
 	if grpc != cs.GRPC || !grpc && !w.statusExpr(arg) && !hasStatusCode(a.typeOf(arg)) {
 		return nil
@@ -69,6 +75,10 @@ type CodeSummary struct {
 	// is true exactly for the codes in that list (inList(resp, codes));
 	// Accepts is then empty and the list is read at each call.
 	Member int
+	// OfError reports a predicate over the failure itself whose answer
+	// is the gRPC code it reads from it (isRetriable(err) switching on
+	// status.Code(err)): its argument is the error, not a code.
+	OfError bool
 }
 
 func (cs *CodeSummary) accepts(c int) bool {
@@ -139,10 +149,15 @@ func (a *checker) readCodes(fn *types.Func) *CodeSummary {
 			at = i
 		}
 	}
+	ofError := false
+	if at < 0 && len(params) == 1 && params[0] != nil && isError(params[0].Type()) && a.readsGRPCCode(decl.Body, params[0]) {
+		// isRetriable(err error) bool { switch status.Code(err) { ... } }
+		at, ofError = 0, true
+	}
 	if at < 0 {
 		return nil
 	}
-	grpc := isGRPCCode(params[at].Type())
+	grpc := isGRPCCode(params[at].Type()) || ofError
 	single := len(params) == 1
 	if !single && sig.Results().Len() > 2 {
 		return nil
@@ -155,7 +170,7 @@ func (a *checker) readCodes(fn *types.Func) *CodeSummary {
 		return &CodeSummary{GRPC: grpc, Arg: at + 1, Member: m}
 	}
 	limit := codeLimit(grpc)
-	cs := &CodeSummary{GRPC: grpc, Accepts: make([]uint64, (limit+63)/64)}
+	cs := &CodeSummary{GRPC: grpc, Accepts: make([]uint64, (limit+63)/64), OfError: ofError}
 	if !single {
 		cs.Arg = at + 1
 	}
@@ -177,6 +192,29 @@ func (a *checker) readCodes(fn *types.Func) *CodeSummary {
 		return nil // the status decides nothing
 	}
 	return cs
+}
+
+// readsGRPCCode reports whether a body reads the gRPC code of the error
+// err: a call handed err alone that returns a code (status.Code(err)).
+func (a *checker) readsGRPCCode(body *ast.BlockStmt, err types.Object) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && a.codeOfParam(call, err) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// codeOfParam reports whether call reads the gRPC code of err:
+// status.Code(err), handed err alone.
+func (a *checker) codeOfParam(call *ast.CallExpr, err types.Object) bool {
+	if len(call.Args) != 1 || !isGRPCCode(a.typeOf(call)) {
+		return false
+	}
+	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+	return ok && a.info().ObjectOf(id) == err
 }
 
 // memberParam returns the 1-based index of a list parameter the predicate

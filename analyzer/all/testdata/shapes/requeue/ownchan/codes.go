@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"shapes/requeue/ownchan/codes"
+	"shapes/codes"
 )
 
 // Keys destroys key versions remotely.
