@@ -566,8 +566,12 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 		// Only a yes/no answer is a predicate; status.FromError(err) and
 		// the like merely unpack the failure.
 		predicate := isBool(w.a.typeOf(call)) || isAnswer(w.a.typeOf(call))
+		words := w.permanentText(fn, call)
 		for _, p := range t {
 			p.predicated = predicate
+			if words != "" {
+				p.saysPermanent = append(p.saysPermanent, words)
+			}
 		}
 		for _, p := range f {
 			p.predicated = predicate
@@ -581,6 +585,28 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 		return w.boolOp(call, in)
 	}
 	return split(in, other, other)
+}
+
+// permanentWords is the text of a failure that cannot pass on another
+// try: unauthorized, forbidden, permission denied, invalid argument.
+var permanentWords = lazyre.New(`(?i)^(unauthori[sz]ed|unauthenticated|forbidden|permission ?denied|access ?denied|invalid ?argument|bad ?request)$`)
+
+// permanentText returns the words a text test of the failure looks for
+// when they name a permanent failure (strings.Contains(err.Error(),
+// "Unauthorized")), or "".
+func (w *walker) permanentText(fn *types.Func, call *ast.CallExpr) string {
+	if !isPkgFunc(fn, "strings", "Contains", "HasPrefix", "HasSuffix", "EqualFold") || len(call.Args) != 2 {
+		return ""
+	}
+	tv := w.info().Types[call.Args[1]]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return ""
+	}
+	words := strings.TrimSpace(constant.StringVal(tv.Value))
+	if !permanentWords.MatchString(words) {
+		return ""
+	}
+	return words
 }
 
 // inspectsFailure reports whether a boolean call looks at the failure: it

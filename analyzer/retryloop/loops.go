@@ -2,6 +2,7 @@ package retryloop
 
 import (
 	"cmp"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -1059,6 +1060,9 @@ func (a *checker) callInspectsError(call *ast.CallExpr) bool {
 func (a *checker) permanent(failing []*path) []string {
 	var out []string
 	for _, p := range failing {
+		for _, words := range p.saysPermanent {
+			out = addUnique(out, fmt.Sprintf("errors whose text says %q", words))
+		}
 		if p.predicated && !p.breakerOpen {
 			continue // an unread predicate decided what is retried
 		}

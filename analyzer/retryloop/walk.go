@@ -78,6 +78,9 @@ type path struct {
 	closed bool
 	// sent lists what the path sent on channels (ch <- item).
 	sent []*ast.SendStmt
+	// saysPermanent lists the words of a permanent failure the path
+	// found in the error's text (strings.Contains(msg, "Unauthorized")).
+	saysPermanent []string
 }
 
 func newPath() *path {
@@ -93,6 +96,7 @@ func (p *path) clone() *path {
 	q.waits = append([]*Wait(nil), p.waits...)
 	q.saved = append([]savedGuard(nil), p.saved...)
 	q.sent = append([]*ast.SendStmt(nil), p.sent...)
+	q.saysPermanent = append([]string(nil), p.saysPermanent...)
 	return &q
 }
 

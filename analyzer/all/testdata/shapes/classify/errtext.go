@@ -67,3 +67,38 @@ func ReconnectLocalText(ctx context.Context, mode string) {
 		}
 	}
 }
+
+// ReconnectUnauthorized goes round on purpose when the error's text says
+// the caller is not authorized: a credential that is wrong stays wrong.
+func ReconnectUnauthorized(ctx context.Context) {
+	for { // want `retry-permanent: .*"Unauthorized"`
+		err := call(ctx)
+		if err == nil {
+			return
+		}
+		if strings.Contains(err.Error(), "Unauthorized") {
+			if !pause(ctx) {
+				return
+			}
+			continue
+		}
+		return
+	}
+}
+
+// ReconnectStopsUnauthorized gives up on that text and retries a timeout.
+func ReconnectStopsUnauthorized(ctx context.Context) {
+	for {
+		err := call(ctx)
+		if err == nil {
+			return
+		}
+		msg := err.Error()
+		if strings.Contains(msg, "Unauthorized") || !strings.Contains(msg, "timeout") {
+			return
+		}
+		if !pause(ctx) {
+			return
+		}
+	}
+}
