@@ -50,6 +50,23 @@
 // passed through a local variable assigned it once. A runner that only
 // takes an error retries every error it is given.
 //
+// A runner that goes round on every error of the function value it is
+// given and reads none of them (a blind runner) leaves the classification
+// to its callers: each call is unclassified when its attempt returns every
+// error unexamined (return c.Request(host, msg) included), or is given a
+// function or method value (retryer.Retry(ctx, c.fetch)); a call whose
+// attempt ends the runs on the errors that cannot pass is classified. The
+// runner's own loop is then silent when its package calls it; one no call
+// of its package gives an attempt keeps the finding. A runner bounded
+// only by its context parameter retries for ever at a call that gives it
+// a context nobody cancels (context.Background()), unless the attempt
+// leaves on a stop state it checks (t.getState() == txnHandlerClosed).
+//
+// A worker that hands a failed item back to the channel it reads it from
+// (case id := <-q: ...; if err != nil { q <- id }) runs the operation on
+// the same item again: its loop is a retry loop of that item, paced by
+// what it waits before the next round.
+//
 // A loop that waits on every round is still a retry loop when the failure
 // picks how long: a pause worked out from a flag set where the attempt
 // failed (pause = pacer.Pause(pause, failed)) or from err != nil is the
@@ -80,6 +97,14 @@
 // error but a Temporary one or on a closed-resource sentinel (net.ErrClosed,
 // errPoolClosed).
 //
+// A gRPC code compared with OK (status.Code(err) == codes.OK) tells
+// whether the call failed, as err != nil does, not how. The text of an
+// error classifies when a test reads it, also through a local (msg :=
+// err.Error(); strings.Contains(msg, "not found")); a text test for the
+// words of a permanent failure (Unauthorized, Forbidden, permission
+// denied, invalid argument, bad request) whose path goes round retries
+// that failure.
+//
 // What bounds a loop: an attempt counter (one counting successes in a row,
 // set back on failure, does not), a per-key counter (failures[key] > max),
 // a deadline or elapsed-time check, a deadline channel made before the loop,
@@ -88,6 +113,10 @@
 // as case _, ok := <-stop: if !ok { return }). The context may be a
 // variable or a field of the method's receiver; a wait taken only where it
 // is nil or its Done() is nil ignores no cancellation.
+//
+// An attempt limit or a first wait kept in an unexported field that the
+// package only ever sets to constants (retries: defaultRetries) is read
+// as the largest of them.
 //
 // A wait's delay is evaluated, through helpers of any package: a back-off
 // doubled in a loop whose rounds a growing parameter counts (also through
@@ -125,11 +154,19 @@
 // the wait of a caller's for { step() }), a predicate over an HTTP status
 // or gRPC code (the codes it accepts, also through a package-level list of
 // codes it looks the status up in, read by evaluating the predicate for
-// each code), a predicate that takes the failure
+// each code; a predicate over the failure that answers from its gRPC code,
+// isRetriable(err) switching on status.Code(err), is read the same way),
+// a predicate that takes the failure
 // and never reads it, and a function that can fail with a circuit
 // breaker's open error. nested-retry and the topology's app layer read the
 // retrier summaries. Calls are resolved by exact type identity
-// (typeutil.Callee); the standard library is not summarised.
+// (typeutil.Callee); the standard library is not summarised. A call of an
+// interface method retries as the first implementation that retries
+// among the types of the interface's own package and of the package being
+// analysed (a client behind the RPCClient interface its package declares
+// and implements); a type that holds a value of the interface is a
+// decorator and is not taken for what is behind it, and interfaces of the
+// standard library are not followed.
 //
 // What is still read by name: a circuit breaker's open error (a sentinel or
 // type whose name says a circuit or breaker is open, gobreaker.ErrOpenState,
