@@ -48,6 +48,9 @@ type scheduleEval struct {
 	lc     *loopCtx
 	rounds int       // rounds before the last attempt
 	at     token.Pos // the wait: a step in the body before it counts once more
+	// params holds the arguments of a same-package helper being
+	// evaluated (exponentialBackoff(i) returning math.Pow(2, i)).
+	params map[types.Object]float64
 }
 
 const maxScheduleDepth = 12
@@ -63,6 +66,9 @@ func (ev *scheduleEval) eval(e ast.Expr, depth int) (float64, bool) {
 	}
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
+		if v, ok := ev.params[info.ObjectOf(e)]; ok {
+			return v, true
+		}
 		return ev.variable(info.ObjectOf(e), depth)
 	case *ast.SelectorExpr:
 		if v, ok := info.ObjectOf(e.Sel).(*types.Var); ok {
@@ -142,7 +148,37 @@ func (ev *scheduleEval) call(call *ast.CallExpr, depth int) (float64, bool) {
 		// rand.Int63n(n), rand.N(d): at most the bound.
 		return ev.eval(call.Args[len(call.Args)-1], depth+1)
 	}
-	return 0, false
+	return ev.helper(fn, call, depth)
+}
+
+// helper evaluates a same-package function whose body is one return of
+// one value, given the values of its arguments: func exponentialBackoff(c
+// int) float64 { return math.Pow(2, float64(c)) }.
+func (ev *scheduleEval) helper(fn *types.Func, call *ast.CallExpr, depth int) (float64, bool) {
+	decl := ev.a.decls[fn]
+	if decl == nil || decl.Recv != nil || len(decl.Body.List) != 1 {
+		return 0, false
+	}
+	ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return 0, false
+	}
+	params := fieldObjs(ev.a, decl.Type.Params)
+	if len(params) != len(call.Args) {
+		return 0, false
+	}
+	inner := map[types.Object]float64{}
+	for i, p := range params {
+		v, ok := ev.eval(call.Args[i], depth+1)
+		if !ok || p == nil {
+			return 0, false
+		}
+		inner[p] = v
+	}
+	saved := ev.params
+	ev.params = inner
+	defer func() { ev.params = saved }()
+	return ev.eval(ret.Results[0], depth+1)
 }
 
 // variable is a counter at its last value, a variable the loop multiplies

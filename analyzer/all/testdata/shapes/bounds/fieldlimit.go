@@ -3,6 +3,7 @@ package bounds
 import (
 	"context"
 	"errors"
+	"math"
 	"time"
 )
 
@@ -32,10 +33,12 @@ func (r *retryer) Do(ctx context.Context, op func() error) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(r.first << i): // want `no-jitter: `
+		case <-time.After(r.first * time.Duration(pow2(i))): // want `no-jitter: `
 		}
 	}
 }
+
+func pow2(n int) float64 { return math.Pow(2, float64(n)) }
 
 // tunable takes its limit from the caller: nothing bounds how far the
 // wait doubles.
