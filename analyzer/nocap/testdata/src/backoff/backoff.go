@@ -70,14 +70,16 @@ func (a *API) Shifted(ctx context.Context) error {
 	return ErrUnavailable
 }
 
-// Linear growth through a helper that computes the delay.
+// Linear growth through a helper that computes the delay, over enough
+// attempts (400) that the last waits run to 100 s: four attempts would end
+// at 1 s, a schedule the attempt limit caps.
 func linear(attempt int) time.Duration {
 	return time.Duration(attempt+1) * 250 * time.Millisecond
 }
 
 func (a *API) Linear(ctx context.Context) error {
 	var err error
-	for i := 0; i < 4; i++ {
+	for i := 0; i < 400; i++ {
 		if err = a.fetch(ctx); err == nil {
 			return nil
 		}
@@ -401,4 +403,25 @@ func (a *API) DoublingLong(ctx context.Context) error {
 		delay *= 2
 	}
 	return ErrUnavailable
+}
+
+// LinearShort is the same helper under four attempts: the last wait is
+// 750 ms, and the limit caps it.
+func (a *API) LinearShort(ctx context.Context) error {
+	var err error
+	for i := 0; i < 4; i++ {
+		if err = a.fetch(ctx); err == nil {
+			return nil
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && !ne.Timeout() {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-a.clock.After(linear(i)):
+		}
+	}
+	return err
 }
