@@ -238,7 +238,7 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 	}
 	lit := a.funcValue(fn, call.Args[r.Param])
 	if lit == nil && r.Blind {
-		return a.blindRunnerCall(call, r)
+		return a.blindRunnerCall(fn, call, r)
 	}
 	if lit == nil || lit.Body == nil {
 		return nil
@@ -279,7 +279,7 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 // blindRunnerCall reads a call that hands a blind runner a function or
 // method value (retryer.Retry(ctx, c.fetch)): every error of that value
 // goes round unread, at the call.
-func (a *checker) blindRunnerCall(call *ast.CallExpr, r *RetrySummary) *Loop {
+func (a *checker) blindRunnerCall(fn ast.Node, call *ast.CallExpr, r *RetrySummary) *Loop {
 	arg := ast.Unparen(call.Args[r.Param])
 	if _, ok := objOfExpr(a, arg).(*types.Func); !ok {
 		return nil
@@ -287,7 +287,7 @@ func (a *checker) blindRunnerCall(call *ast.CallExpr, r *RetrySummary) *Loop {
 	// The value runs as the attempt: name it as the operation retried.
 	op := &ast.CallExpr{Fun: arg, Lparen: arg.End(), Rparen: arg.End()}
 	return &Loop{
-		Form: FormRunner, Node: call, Pos: call.Pos(), Func: a.declOf(call),
+		Form: FormRunner, Node: call, Pos: call.Pos(), Func: fn,
 		Unclassified: op, Bound: a.runnerBound(call, r), Attempts: r.Attempts,
 		Context: a.contextInScope(call.Pos()),
 	}
