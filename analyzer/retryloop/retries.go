@@ -213,8 +213,8 @@ func (a *checker) implRetry(m *types.Func) *RetrySummary {
 			if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
 				continue
 			}
-			if _, generic := tn.Type().(*types.Named); !generic || tn.Type().(*types.Named).TypeParams().Len() > 0 {
-				continue
+			if named, ok := tn.Type().(*types.Named); !ok || named.TypeParams().Len() > 0 {
+				continue // a generic type implements nothing until instantiated
 			}
 			if wraps(tn.Type(), n) {
 				continue // a decorator: its retry is the caller's own layer
