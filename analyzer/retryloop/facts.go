@@ -228,6 +228,41 @@ func (a *checker) exportSummaries(res *Result) {
 			a.pass.ExportObjectFact(fn, out)
 		}
 	}
+	a.exportInterfaceRetries()
+}
+
+// exportInterfaceRetries records, on each method of an interface the
+// package declares, the retries of the implementation behind it that the
+// package also declares (a client behind its RPCClient interface): a
+// caller in another package reads the fact, where the implementation, an
+// unexported type, may not be in what it was given of this package.
+func (a *checker) exportInterfaceRetries() {
+	scope := a.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || !a.wantFile(tn.Pos()) {
+			continue
+		}
+		iface, ok := tn.Type().Underlying().(*types.Interface)
+		if !ok {
+			continue
+		}
+		for i := 0; i < iface.NumExplicitMethods(); i++ {
+			m := iface.ExplicitMethod(i)
+			if !returnsError(m) {
+				continue
+			}
+			if r := a.retryOf(m); r != nil {
+				a.pass.ExportObjectFact(m, &Summary{Retry: r})
+			}
+		}
+	}
+}
+
+// returnsError reports whether a function's last result is an error.
+func returnsError(fn *types.Func) bool {
+	res := fn.Type().(*types.Signature).Results()
+	return res.Len() > 0 && isError(res.At(res.Len()-1).Type())
 }
 
 // delaySummary computes what a delay helper returns: once with every

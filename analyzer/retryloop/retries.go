@@ -120,6 +120,10 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 	}
 	decl := a.decls[fn]
 	if decl == nil && isInterfaceMethod(fn) {
+		if f := a.summarize(fn).fact; f != nil && f.Retry != nil {
+			ix.memo[fn] = f.Retry // what the interface's own package found behind it
+			return f.Retry
+		}
 		if ix.busy[fn] {
 			return nil
 		}

@@ -389,6 +389,22 @@ func TestE2ETags(t *testing.T) {
 	}
 }
 
+// TestE2EInterfaceFacts checks a loop around a call through an interface
+// of another package whose implementation, an unexported type no
+// exported declaration names, retries: go vet sees that package only as
+// export data, so both front ends must read it from the interface
+// method's fact.
+func TestE2EInterfaceFacts(t *testing.T) {
+	line := lineOf(t, filepath.Join(e2eDir(t), "behind", "behind.go"), "for range 5")
+	finding := fmt.Sprintf("behind.go:%d:2: nested-retry: retry loop retries c.Request, which retries too (broker.go:", line)
+	if r := retrylint(t, "code", "./behind"); r.code != 1 || !strings.Contains(r.stdout, finding) {
+		t.Errorf("retrylint code ./behind: exit %d, stdout %q, stderr %q; want 1 and %q", r.code, r.stdout, r.stderr, finding)
+	}
+	if r := runIn(t, e2eDir(t), "go", "vet", "-vettool="+binary, "./behind"); r.code == 0 || !strings.Contains(r.stderr, finding) {
+		t.Errorf("go vet ./behind: exit %d, stderr %q; want failure and %q", r.code, r.stderr, finding)
+	}
+}
+
 // TestE2EFacts checks one package whose wait comes from a helper of
 // another: the helper's package is not named, yet both front ends read
 // what it returns from its facts.
