@@ -588,8 +588,10 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 }
 
 // permanentWords is the text of a failure that cannot pass on another
-// try: unauthorized, forbidden, permission denied, invalid argument.
-var permanentWords = lazyre.New(`(?i)^(unauthori[sz]ed|unauthenticated|forbidden|permission ?denied|access ?denied|invalid ?argument|bad ?request)$`)
+// try: unauthorized, forbidden, permission denied. "invalid argument" is
+// not among them: it is also the text of EINVAL, which a busy device
+// gives and a later try passes.
+var permanentWords = lazyre.New(`(?i)^(unauthori[sz]ed|unauthenticated|forbidden|permission ?denied|access ?denied)$`)
 
 // permanentText returns the words a text test of the failure looks for
 // when they name a permanent failure (strings.Contains(err.Error(),

@@ -198,10 +198,13 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 }
 
 // implRetry says how a call of an interface method retries: as the
-// method of the first type that implements the interface and retries, in
-// the interface's own package or the one being analysed (a client's
-// Request behind the RPCClient interface the package itself declares and
-// implements). Interfaces of the standard library are not followed.
+// implementations the interface's own package and the one being analysed
+// declare, when every one of them retries (a client behind the RPCClient
+// interface its package declares and implements); the first in name order
+// answers. An interface with an implementation that does not retry (a
+// local lock beside a distributed one, a plain store beside a retrying
+// one) says nothing of the call. Decorators holding the interface are
+// passed over, and interfaces of the standard library are not followed.
 func (a *checker) implRetry(m *types.Func) *RetrySummary {
 	n := recvNamed(m)
 	if n == nil || m.Pkg() == nil || a.inGorootPos(n.Obj().Pos()) {
@@ -211,6 +214,7 @@ func (a *checker) implRetry(m *types.Func) *RetrySummary {
 	if !ok {
 		return nil
 	}
+	var first *RetrySummary
 	for _, pkg := range []*types.Package{m.Pkg(), a.pass.Pkg} {
 		for _, name := range pkg.Scope().Names() {
 			tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
@@ -228,10 +232,16 @@ func (a *checker) implRetry(m *types.Func) *RetrySummary {
 					continue
 				}
 				obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
-				if impl, ok := obj.(*types.Func); ok && !isInterfaceMethod(impl) {
-					if r := a.retryOf(impl); r != nil && r.Param < 0 {
-						return r
-					}
+				impl, ok := obj.(*types.Func)
+				if !ok || isInterfaceMethod(impl) {
+					break
+				}
+				r := a.retryOf(impl)
+				if r == nil || r.Param >= 0 {
+					return nil // one implementation does not retry
+				}
+				if first == nil {
+					first = r
 				}
 				break
 			}
@@ -240,7 +250,7 @@ func (a *checker) implRetry(m *types.Func) *RetrySummary {
 			break
 		}
 	}
-	return nil
+	return first
 }
 
 // wraps reports whether a type holds a value of the interface it

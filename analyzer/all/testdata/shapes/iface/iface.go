@@ -73,3 +73,21 @@ func Page(ctx context.Context, p Pager) (string, error) {
 	}
 	return "", errors.New("gave up")
 }
+
+// Read retries a read through Store, whose in-memory implementation does
+// not retry: which one is behind the call is not known, so nothing is said
+// of a second layer.
+func Read(ctx context.Context, s rpc.Store, key string) (string, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		v, err := s.Get(ctx, key)
+		if err == nil || errors.Is(err, rpc.ErrClosed) {
+			return v, err
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(rand.N(time.Second)):
+		}
+	}
+	return "", errors.New("gave up")
+}

@@ -76,3 +76,25 @@ func (l *Logged) Request(ctx context.Context, topic string) (string, error) {
 
 // Ping pings the inner client.
 func (l *Logged) Ping(ctx context.Context) error { return l.Inner.Ping(ctx) }
+
+// Store reads values; one implementation retries, the other is in memory.
+type Store interface {
+	Get(ctx context.Context, key string) (string, error)
+}
+
+type remoteStore struct{ c Client }
+
+// Get asks the retrying client.
+func (s *remoteStore) Get(ctx context.Context, key string) (string, error) {
+	return s.c.Request(ctx, key)
+}
+
+type memStore map[string]string
+
+// Get reads the map once.
+func (m memStore) Get(ctx context.Context, key string) (string, error) {
+	if v, ok := m[key]; ok {
+		return v, nil
+	}
+	return "", ErrClosed
+}
