@@ -102,8 +102,7 @@
 // error classifies when a test reads it, also through a local (msg :=
 // err.Error(); strings.Contains(msg, "not found")); a text test for the
 // words of a permanent failure (Unauthorized, Forbidden, permission
-// denied, invalid argument, bad request) whose path goes round retries
-// that failure.
+// denied, access denied) whose path goes round retries that failure.
 //
 // What bounds a loop: an attempt counter (one counting successes in a row,
 // set back on failure, does not), a per-key counter (failures[key] > max),
@@ -161,12 +160,15 @@
 // breaker's open error. nested-retry and the topology's app layer read the
 // retrier summaries. Calls are resolved by exact type identity
 // (typeutil.Callee); the standard library is not summarised. A call of an
-// interface method retries as the first implementation that retries
-// among the types of the interface's own package and of the package being
-// analysed (a client behind the RPCClient interface its package declares
-// and implements); a type that holds a value of the interface is a
-// decorator and is not taken for what is behind it, and interfaces of the
-// standard library are not followed.
+// interface method retries when every implementation among the types of
+// the interface's own package and of the package being analysed retries
+// (a client behind the RPCClient interface its package declares and
+// implements); one that does not (a local lock beside a distributed one)
+// says nothing of the call. A type that holds a value of the interface is
+// a decorator and is not counted, and interfaces of the standard library
+// are not followed. The interface's package records what it found on each
+// method as a fact, which go vet reads where export data leaves an
+// unexported implementation out.
 //
 // What is still read by name: a circuit breaker's open error (a sentinel or
 // type whose name says a circuit or breaker is open, gobreaker.ErrOpenState,

@@ -47,7 +47,9 @@ type tunable struct {
 	first   time.Duration
 }
 
-func newTunable(retries int) *tunable { return &tunable{retries: retries, first: 100 * time.Millisecond} }
+func newTunable(retries int) *tunable {
+	return &tunable{retries: retries, first: 100 * time.Millisecond}
+}
 
 func (r *tunable) Do(ctx context.Context, op func() error) error {
 	for i := 0; ; i++ {
