@@ -708,10 +708,10 @@ func (w *walker) codeCheck(x ast.Expr, op token.Token, y ast.Expr, in []*path) (
 	}
 	not := func(code int) bool { return !holds(code) }
 	switch {
-	case isGRPCCode(w.a.typeOf(x)) && c == 0 && (op == token.EQL || op == token.NEQ) && w.codeOfError(x) != nil:
+	case isGRPCCode(w.a.typeOf(x)) && c == 0 && (op == token.EQL || op == token.NEQ) && w.a.codedError(x) != nil:
 		// status.Code(err) == codes.OK holds exactly when err is nil: a
 		// test of the failure's presence, not of its kind.
-		failed, ok := w.nilCheck(w.codeOfError(x), in)
+		failed, ok := w.nilCheck(w.a.codedError(x), in)
 		if op == token.EQL {
 			return ok, failed, true
 		}
@@ -724,16 +724,6 @@ func (w *walker) codeCheck(x ast.Expr, op token.Token, y ast.Expr, in []*path) (
 		return t, f, true
 	}
 	return nil, nil, false
-}
-
-// codeOfError returns the error a gRPC code is read from, status.Code(err),
-// nil if x is no such call.
-func (w *walker) codeOfError(x ast.Expr) ast.Expr {
-	call, ok := ast.Unparen(x).(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 || !isError(w.a.typeOf(call.Args[0])) {
-		return nil
-	}
-	return call.Args[0]
 }
 
 // isClassifier reports whether fn is one of the configured classifiers.

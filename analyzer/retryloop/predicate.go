@@ -210,11 +210,18 @@ func (a *checker) readsGRPCCode(body *ast.BlockStmt, err types.Object) bool {
 // codeOfParam reports whether call reads the gRPC code of err:
 // status.Code(err), handed err alone.
 func (a *checker) codeOfParam(call *ast.CallExpr, err types.Object) bool {
-	if len(call.Args) != 1 || !isGRPCCode(a.typeOf(call)) {
-		return false
-	}
-	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+	id, ok := ast.Unparen(a.codedError(call)).(*ast.Ident)
 	return ok && a.info().ObjectOf(id) == err
+}
+
+// codedError returns the error whose gRPC code x reads, status.Code(err):
+// a call handed one error that returns a code. nil for anything else.
+func (a *checker) codedError(x ast.Expr) ast.Expr {
+	call, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 || !isGRPCCode(a.typeOf(call)) || !isError(a.typeOf(call.Args[0])) {
+		return nil
+	}
+	return call.Args[0]
 }
 
 // memberParam returns the 1-based index of a list parameter the predicate
