@@ -62,6 +62,10 @@ func (w *walker) cond(e ast.Expr, in []*path, depth int) (t, f []*path) {
 		if t, f, ok := w.flagCond(e, in); ok {
 			return t, f
 		}
+		if w.setWhenDone(e) {
+			// for !terminating { select { case <-ctx.Done(): terminating = true ... } }
+			return split(in, bounded(BoundContext), bounded(BoundContext))
+		}
 		if rhs := w.fc.boolDef(e, w.info()); rhs != nil && depth < maxCondDepth {
 			return w.cond(rhs, in, depth+1)
 		}
@@ -244,6 +248,7 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 		} else {
 			t, f = w.classify(errSide, w.a.isBreakerOpen(other), in)
 			markClosed(t, w.a.isClosedSentinel(other))
+			markPermanent(t, permanentSentinel(other))
 		}
 		if op == token.NEQ {
 			t, f = f, t
@@ -520,11 +525,11 @@ func markClosed(in []*path, closed bool) {
 // callCond splits on a boolean call.
 func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 	fn := w.a.callee(call)
-	if w.a.contextCheck(call) {
-		return split(in, bounded(BoundContext), bounded(BoundContext))
-	}
 	if t, f, ok := w.waitCond(call, in); ok {
 		return t, f
+	}
+	if w.a.contextCheck(call) {
+		return split(in, bounded(BoundContext), bounded(BoundContext))
 	}
 	switch {
 	case isPkgFunc(fn, "errors", "Is") && len(call.Args) == 2 && w.a.isContextSentinel(call.Args[1]):
@@ -532,6 +537,7 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 	case isPkgFunc(fn, "errors", "Is") && len(call.Args) == 2:
 		t, f = w.classify(call.Args[0], w.a.isBreakerOpen(call.Args[1]), in)
 		markClosed(t, w.a.isClosedSentinel(call.Args[1]))
+		markPermanent(t, permanentSentinel(call.Args[1]))
 		return t, f
 	case isPkgFunc(fn, "errors", "As") && len(call.Args) == 2:
 		open := false
@@ -592,6 +598,40 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 // not among them: it is also the text of EINVAL, which a busy device
 // gives and a later try passes.
 var permanentWords = lazyre.New(`(?i)^(unauthori[sz]ed|unauthenticated|forbidden|permission ?denied|access ?denied)$`)
+
+// permanentName is the name of a sentinel error for a failure that cannot
+// pass on another try: ErrUnauthorized, ErrPermissionDenied,
+// ErrGroupAuthorizationFailed, kerr.TopicAuthorizationFailed.
+var permanentName = lazyre.New(`(?i)(unauthori[sz]ed|unauthenticated|forbidden|permission_?denied|access_?denied|auth(entication|orization)_?failed|invalid_?credentials)`)
+
+// permanentSentinel returns the name of a sentinel error (a package-level
+// variable or a constant) named for a permanent failure, or "".
+func permanentSentinel(e ast.Expr) string {
+	var id *ast.Ident
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return ""
+	}
+	if !permanentName.MatchString(id.Name) {
+		return ""
+	}
+	return types.ExprString(e)
+}
+
+// markPermanent records on paths where the failure is the sentinel name
+// that they hold a permanent failure.
+func markPermanent(in []*path, name string) {
+	if name == "" {
+		return
+	}
+	for _, p := range in {
+		p.isPermanent = append(p.isPermanent, name)
+	}
+}
 
 // permanentText returns the words a text test of the failure looks for
 // when they name a permanent failure (strings.Contains(err.Error(),

@@ -28,6 +28,10 @@ type funcCtx struct {
 	gotos   map[string][]*ast.BranchStmt
 	ifs     []*ast.IfStmt
 	ordered []write // the assignments in source order, built on first use
+	// retryLits are the closures of the body that call the function
+	// itself (retry := func(err error) error { wait; return f(...) }):
+	// calling one is a recursive call, with its body in between.
+	retryLits map[types.Object]*ast.FuncLit
 }
 
 func (a *checker) newFuncCtx(fn ast.Node, body *ast.BlockStmt) *funcCtx {
@@ -354,6 +358,17 @@ func (a *checker) recursion(fc *funcCtx) *Loop {
 	var self []*ast.CallExpr
 	ast.Inspect(fc.body, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.AssignStmt:
+			// retry := func(err error) (T, error) { ...; return f(...) }
+			if obj, lit := a.closureDef(n); lit != nil {
+				if calls := a.selfCalls(lit.Body, fc.obj); len(calls) > 0 {
+					if fc.retryLits == nil {
+						fc.retryLits = map[types.Object]*ast.FuncLit{}
+					}
+					fc.retryLits[obj] = lit
+					self = append(self, calls...)
+				}
+			}
 		case *ast.GoStmt:
 			// go f() after a failure, or go func() { wait; f() }(),
 			// re-launches the function: the next attempt runs in a new
@@ -443,6 +458,42 @@ func (a *checker) relaunches(g *ast.GoStmt, fn *types.Func) []*ast.CallExpr {
 		}
 	}
 	return calls
+}
+
+// closureDef returns the variable and function literal of name :=
+// func(...) {...}, or nil.
+func (a *checker) closureDef(as *ast.AssignStmt) (types.Object, *ast.FuncLit) {
+	if as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return nil, nil
+	}
+	id, ok := as.Lhs[0].(*ast.Ident)
+	lit, isLit := ast.Unparen(as.Rhs[0]).(*ast.FuncLit)
+	if !ok || !isLit {
+		return nil, nil
+	}
+	obj := a.info().Defs[id]
+	if obj == nil {
+		return nil, nil
+	}
+	return obj, lit
+}
+
+// selfCalls returns the calls of fn in body, outside nested function
+// literals, go and defer statements.
+func (a *checker) selfCalls(body *ast.BlockStmt, fn *types.Func) []*ast.CallExpr {
+	var out []*ast.CallExpr
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
+			return false
+		case *ast.CallExpr:
+			if callee := a.callee(n); callee != nil && callee.Origin() == fn {
+				out = append(out, n)
+			}
+		}
+		return true
+	})
+	return out
 }
 
 func firstSelfCall(a *checker, n ast.Node, self *types.Func) token.Pos {
@@ -1062,6 +1113,9 @@ func (a *checker) permanent(failing []*path) []string {
 	for _, p := range failing {
 		for _, words := range p.saysPermanent {
 			out = addUnique(out, fmt.Sprintf("errors whose text says %q", words))
+		}
+		for _, name := range p.isPermanent {
+			out = addUnique(out, name)
 		}
 		if p.predicated && !p.breakerOpen {
 			continue // an unread predicate decided what is retried

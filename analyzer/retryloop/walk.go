@@ -81,6 +81,9 @@ type path struct {
 	// saysPermanent lists the words of a permanent failure the path
 	// found in the error's text (strings.Contains(msg, "Unauthorized")).
 	saysPermanent []string
+	// isPermanent lists the sentinels of a permanent failure the path
+	// found the error to be (errors.Is(err, ErrGroupAuthorizationFailed)).
+	isPermanent []string
 }
 
 func newPath() *path {
@@ -97,6 +100,7 @@ func (p *path) clone() *path {
 	q.saved = append([]savedGuard(nil), p.saved...)
 	q.sent = append([]*ast.SendStmt(nil), p.sent...)
 	q.saysPermanent = append([]string(nil), p.saysPermanent...)
+	q.isPermanent = append([]string(nil), p.isPermanent...)
 	return &q
 }
 
@@ -261,7 +265,17 @@ func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
 		return w.stmt(s.Stmt, in, sc)
 	case *ast.ExprStmt:
 		if call, ok := ast.Unparen(s.X).(*ast.CallExpr); ok && w.a.isTerminal(call) {
+			// panic("timed out") where the context ended or a limit
+			// was reached bounds the loop as a return would.
+			for _, p := range in {
+				if p.guard == guardBound || p.inDone {
+					w.exit([]*path{p}, s)
+				}
+			}
 			return nil
+		}
+		if lit := w.retryLit(s); lit != nil {
+			return w.inline(lit, in, sc)
 		}
 		if call, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
 			w.requeue(s, call, in)
@@ -279,6 +293,9 @@ func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
 			w.round(in, s)
 			return nil
 		}
+		if lit := w.retryLit(s); lit != nil {
+			return w.inline(lit, in, sc)
+		}
 		return w.simple(s, in)
 	case *ast.SendStmt:
 		w.sends(s, in)
@@ -289,6 +306,10 @@ func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
 		if w.selfCall(s) {
 			w.round(in, s)
 			return nil
+		}
+		if lit := w.retryLit(s); lit != nil {
+			w.inline(lit, in, sc)
+			return nil // the closure's returns are the function's
 		}
 		in = w.simple(s, in)
 		if w.lc.mode == modeAttempt {
@@ -375,6 +396,38 @@ func (w *walker) relaunch(s *ast.GoStmt, in []*path, sc scope) []*path {
 	}
 	w.stmts(lit.Body.List, copies, sc)
 	return nil
+}
+
+// retryLit returns, in the recursion form, the closure of the function
+// that calls it again which a statement calls (return retry(err)), or nil.
+func (w *walker) retryLit(s ast.Stmt) *ast.FuncLit {
+	if w.lc.mode != modeRecursion || len(w.fc.retryLits) == 0 {
+		return nil
+	}
+	var lit *ast.FuncLit
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && lit == nil {
+				lit = w.fc.retryLits[w.info().Uses[id]]
+			}
+		}
+		return lit == nil
+	})
+	return lit
+}
+
+// inline follows the body of a closure that calls the function again, as
+// if written where it is called: its call of the function is the next
+// round, its other returns leave.
+func (w *walker) inline(lit *ast.FuncLit, in []*path, sc scope) []*path {
+	copies := make([]*path, 0, len(in))
+	for _, p := range in {
+		copies = append(copies, p.clone())
+	}
+	return w.stmts(lit.Body.List, copies, sc)
 }
 
 // selfCall reports whether, in the recursion form, a statement calls the

@@ -82,10 +82,10 @@ func WaitPartCanceled(ctx context.Context, p Part, n int) ([]byte, error) {
 	}
 }
 
-// WaitPartLogged asks a helper that does more than ask the context: it is
-// not read as a context exit.
+// WaitPartLogged asks a helper that logs as well, but answers true where
+// the context ended: a context exit all the same.
 func WaitPartLogged(ctx context.Context, p Part, n int, log func(string)) ([]byte, error) {
-	for { // want `unbounded-retry: `
+	for {
 		if ctxutil.Logged(ctx, log) {
 			return nil, ctx.Err()
 		}
