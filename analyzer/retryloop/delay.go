@@ -175,6 +175,11 @@ func (a *checker) varDelay(dc *delayCtx, obj types.Object) Delay {
 			fresh = true
 		}
 	}
+	if !fresh && a.ratchets(dc, obj, inside) {
+		// if backoff < time.Second { backoff = time.Second }: raised in
+		// steps as the failures go on, up to the largest step.
+		return Delay{Grows: true, Capped: true}
+	}
 	var d Delay
 	for _, as := range inside {
 		switch as.tok {
@@ -275,6 +280,31 @@ func (a *checker) capGuard(dc *delayCtx, obj types.Object) bool {
 		}
 	}
 	return false
+}
+
+// ratchets reports whether every assignment of obj in the region sets it
+// to a constant under an if that orders obj (if d < 500*time.Millisecond {
+// d = 500 * time.Millisecond }): a wait raised step by step, never set
+// back within the loop.
+func (a *checker) ratchets(dc *delayCtx, obj types.Object, inside []assignment) bool {
+	if len(inside) == 0 {
+		return false
+	}
+	for _, as := range inside {
+		if as.tok != token.ASSIGN || as.rhs == nil || a.info().Types[as.rhs].Value == nil {
+			return false
+		}
+		guarded := false
+		for _, s := range dc.fc.ifs {
+			if dc.inRegion(s.Pos()) && s.Body.Pos() <= as.pos && as.pos < s.Body.End() && a.compares(s.Cond, obj) {
+				guarded = true
+			}
+		}
+		if !guarded {
+			return false
+		}
+	}
+	return true
 }
 
 // comparesThroughInit reports whether an if orders a value its init

@@ -189,3 +189,56 @@ func (a *Agent) ReconnectChecked() {
 	}
 	go Keep(attempt, a.pacer, a.stop)
 }
+
+// errBusy says another transaction is still running.
+var errBusy = errors.New("concurrent transactions")
+
+// endTxn raises its wait in steps the longer the stall lasts, up to 1s,
+// with no randomness.
+func endTxn(ctx context.Context, fn func() error) error {
+	start := time.Now()
+	backoff := 20 * time.Millisecond
+	for {
+		err := fn()
+		if !errors.Is(err, errBusy) {
+			return err
+		}
+		since := time.Since(start)
+		switch {
+		case since > 5*time.Second:
+			if backoff < time.Second {
+				backoff = time.Second
+			}
+		case since > time.Second:
+			if backoff < 200*time.Millisecond {
+				backoff = 200 * time.Millisecond
+			}
+		}
+		select {
+		case <-time.After(backoff): // want `no-jitter: `
+		case <-ctx.Done():
+			return err
+		}
+	}
+}
+
+// endTxnPerError picks its wait by the failure, the same each time: a
+// constant per kind of failure.
+func endTxnPerError(ctx context.Context, fn func() error) error {
+	backoff := 20 * time.Millisecond
+	for {
+		err := fn()
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, errBusy) {
+			return err
+		}
+		backoff = time.Second
+		select {
+		case <-time.After(backoff): // want `fixed-sleep: `
+		case <-ctx.Done():
+			return err
+		}
+	}
+}
