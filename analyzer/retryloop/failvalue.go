@@ -35,8 +35,8 @@ func (w *walker) valueFacts(lhs []ast.Expr, call *ast.CallExpr, in []*path, with
 	if withErr && w.againFact(lhs, call, in) {
 		return
 	}
-	if !w.a.doesIO(call) {
-		return
+	if !w.a.doesIO(call) || w.a.contextCheck(call) {
+		return // ctxCanceled := g.failWait(n) tells the context's end
 	}
 	results := resultTypes(w.a.typeOf(call))
 	if len(results) != len(lhs) {

@@ -2,6 +2,7 @@ package bounds
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"net/http"
 	"time"
@@ -16,9 +17,22 @@ type Group struct {
 
 func (g *Group) joinAndSync() error { return nil }
 
+// refreshMetadata asks the brokers for fresh metadata.
+func (g *Group) refreshMetadata(ctx context.Context) {
+	if req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://broker/metadata", nil); err == nil {
+		if res, err := http.DefaultClient.Do(req); err == nil {
+			res.Body.Close()
+		}
+	}
+}
+
 // failWait waits out a back-off and says whether the group's context
 // ended meanwhile.
-func (g *Group) failWait(n int) (ctxCanceled bool) {
+func (g *Group) failWait(n int, err error) (ctxCanceled bool) {
+	if errors.Is(err, context.Canceled) {
+		return true
+	}
+	g.refreshMetadata(g.ctx)
 	t := time.NewTimer(g.backoff(n))
 	select {
 	case <-g.ctx.Done():
@@ -40,7 +54,24 @@ func (g *Group) manage() {
 			continue
 		}
 		consecutive++
-		if ctxCanceled := g.failWait(consecutive); ctxCanceled {
+		if ctxCanceled := g.failWait(consecutive, err); ctxCanceled {
+			return
+		}
+	}
+}
+
+// manageAssigned keeps the helper's answer in a variable first.
+func (g *Group) manageAssigned() {
+	consecutive := 0
+	for { // want `unclassified-retry: `
+		err := g.joinAndSync()
+		if err == nil {
+			consecutive = 0
+			continue
+		}
+		consecutive++
+		ctxCanceled := g.failWait(consecutive, err)
+		if ctxCanceled {
 			return
 		}
 	}
