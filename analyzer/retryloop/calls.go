@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 	"github.com/retrylint/retrylint/analyzer/retryconfig"
 	"github.com/retrylint/retrylint/internal/lazyre"
@@ -145,16 +146,6 @@ func isTimeish(t types.Type) bool {
 	return isNamed(t, "time", "Duration") || isNamed(t, "time", "Time")
 }
 
-// isGRPCCode reports whether t is a gRPC status code: codes.Code of
-// google.golang.org/grpc/codes, or of any package named codes that mirrors it.
-func isGRPCCode(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Name() == "Code" && n.Obj().Pkg() != nil && n.Obj().Pkg().Name() == "codes"
-}
-
 func (a *checker) typeOf(e ast.Expr) types.Type { return a.info().TypeOf(e) }
 
 // errorResult returns the index of the error result of a call, or -1.
@@ -238,8 +229,6 @@ func (a *checker) isTerminal(call *ast.CallExpr) bool {
 	return false
 }
 
-var breakerOpenName = lazyre.New(`(?i)(circuit|breaker).*open|open.*(circuit|breaker)|^ErrOpenState$`)
-
 // isBreakerOpen reports whether an expression names a circuit-breaker-open
 // error: gobreaker.ErrOpenState, hystrix.ErrCircuitOpen, or any sentinel or
 // type whose name says a circuit or breaker is open.
@@ -259,7 +248,7 @@ func (a *checker) isBreakerOpen(e ast.Expr) bool {
 	default:
 		return false
 	}
-	return breakerOpenName.MatchString(name)
+	return failure.BreakerOpen(name)
 }
 
 var breakerPkg = lazyre.New(`(?i)breaker|circuit|hystrix`)
@@ -420,11 +409,11 @@ func (a *checker) summarizeBody(s *summary, body ast.Node, depth int) {
 				s.ctxAware = true
 			}
 		case *ast.Ident:
-			if obj, ok := a.info().Uses[n].(*types.Var); ok && isError(obj.Type()) && breakerOpenName.MatchString(n.Name) {
+			if obj, ok := a.info().Uses[n].(*types.Var); ok && isError(obj.Type()) && failure.BreakerOpen(n.Name) {
 				s.breaker = true
 			}
 		case *ast.SelectorExpr:
-			if obj, ok := a.info().Uses[n.Sel].(*types.Var); ok && isError(obj.Type()) && breakerOpenName.MatchString(n.Sel.Name) {
+			if obj, ok := a.info().Uses[n.Sel].(*types.Var); ok && isError(obj.Type()) && failure.BreakerOpen(n.Sel.Name) {
 				s.breaker = true
 			}
 		}

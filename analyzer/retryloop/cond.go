@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
@@ -375,7 +376,7 @@ func (w *walker) nilCheck(x ast.Expr, in []*path) (t, f []*path) {
 			p.last = call
 			p.guard = guardNone
 			p.maybeOK = false
-			p.http, p.grpc = allCodes(), allGRPC()
+			p.http, p.grpc = failure.AllHTTP(), failure.AllGRPC()
 		}
 		key := any(call)
 		return split(in,
@@ -542,7 +543,7 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 	case isPkgFunc(fn, "errors", "As") && len(call.Args) == 2:
 		open := false
 		if t := w.a.typeOf(call.Args[1]); t != nil {
-			open = breakerOpenName.MatchString(types.TypeString(t, func(*types.Package) string { return "" }))
+			open = failure.BreakerOpen(types.TypeString(t, func(*types.Package) string { return "" }))
 		}
 		return w.classify(call.Args[0], open, in)
 	case fn != nil && (fn.Name() == "After" || fn.Name() == "Before" || fn.Name() == "IsZero") && isTimeish(w.a.recvType(call)):
@@ -593,12 +594,6 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 	return split(in, other, other)
 }
 
-// permanentWords is the text of a failure that cannot pass on another
-// try: unauthorized, forbidden, permission denied. "invalid argument" is
-// not among them: it is also the text of EINVAL, which a busy device
-// gives and a later try passes.
-var permanentWords = lazyre.New(`(?i)^(unauthori[sz]ed|unauthenticated|forbidden|permission ?denied|access ?denied)$`)
-
 // permanentName is the name of a sentinel error for a failure that cannot
 // pass on another try: ErrUnauthorized, ErrPermissionDenied,
 // ErrGroupAuthorizationFailed, kerr.TopicAuthorizationFailed.
@@ -645,7 +640,7 @@ func (w *walker) permanentText(fn *types.Func, call *ast.CallExpr) string {
 		return ""
 	}
 	words := strings.TrimSpace(constant.StringVal(tv.Value))
-	if !permanentWords.MatchString(words) {
+	if !failure.PermanentText(words) {
 		return ""
 	}
 	return words
@@ -665,7 +660,7 @@ func (w *walker) inspectsFailure(call *ast.CallExpr) bool {
 				return false
 			}
 			if e, ok := n.(ast.Expr); ok {
-				if t := w.a.typeOf(e); t != nil && (isError(t) || isGRPCCode(t) || hasStatusCode(t)) {
+				if t := w.a.typeOf(e); t != nil && (isError(t) || failure.IsGRPCCode(t) || hasStatusCode(t)) {
 					found = true
 				}
 				if w.statusExpr(e) {
@@ -748,7 +743,7 @@ func (w *walker) codeCheck(x ast.Expr, op token.Token, y ast.Expr, in []*path) (
 	}
 	not := func(code int) bool { return !holds(code) }
 	switch {
-	case isGRPCCode(w.a.typeOf(x)) && c == 0 && (op == token.EQL || op == token.NEQ) && w.a.codedError(x) != nil:
+	case failure.IsGRPCCode(w.a.typeOf(x)) && c == 0 && (op == token.EQL || op == token.NEQ) && w.a.codedError(x) != nil:
 		// status.Code(err) == codes.OK holds exactly when err is nil: a
 		// test of the failure's presence, not of its kind.
 		failed, ok := w.nilCheck(w.a.codedError(x), in)
@@ -756,7 +751,7 @@ func (w *walker) codeCheck(x ast.Expr, op token.Token, y ast.Expr, in []*path) (
 			return ok, failed, true
 		}
 		return failed, ok, true
-	case isGRPCCode(w.a.typeOf(x)):
+	case failure.IsGRPCCode(w.a.typeOf(x)):
 		t, f = split(in, narrowCodes(holds, true), narrowCodes(not, true))
 		return t, f, true
 	case w.statusExpr(x) && (div > 1 || c == 0 || c >= 100 && c < 600):
@@ -799,7 +794,7 @@ func (w *walker) derivedFromFailure(e ast.Expr, depth int) bool {
 		if !ok {
 			return true
 		}
-		if t := w.a.typeOf(x); t != nil && (isError(t) || isGRPCCode(t)) {
+		if t := w.a.typeOf(x); t != nil && (isError(t) || failure.IsGRPCCode(t)) {
 			if !mentionsContextErr(w, x) {
 				found = true
 			}
@@ -829,11 +824,11 @@ func narrowCodes(keep func(int) bool, grpc bool) func(*path) {
 		p.classified, p.guard = true, guardError
 		p.breakerExcluded = true
 		if grpc {
-			p.grpc = p.grpc.restrict(keep)
-			p.dead = p.grpc.bits == 0
+			p.grpc = p.grpc.Restrict(keep)
+			p.dead = p.grpc.Empty()
 		} else {
-			p.http = p.http.restrict(keep)
-			p.dead = p.http.empty()
+			p.http = p.http.Restrict(keep)
+			p.dead = p.http.Empty()
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 )
 
 // effects applies what a simple statement does to each path: the waits it
@@ -193,7 +195,7 @@ func (w *walker) assignCall(lhs []ast.Expr, idx int, call *ast.CallExpr, in []*p
 		p.last = call
 		p.guard = guardNone
 		p.maybeOK = false
-		p.http, p.grpc = allCodes(), allGRPC()
+		p.http, p.grpc = failure.AllHTTP(), failure.AllGRPC()
 		p.errs[key] = errFact{op: call}
 	}
 }

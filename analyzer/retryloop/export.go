@@ -1,5 +1,7 @@
 package retryloop
 
+import "github.com/retrylint/retrylint/analyzer/internal/failure"
+
 // RetriedCodes is what a retry loop's failure paths retry, read by HTTP
 // status and gRPC code, for the topology's app layer: a loop that retries
 // only on 429 retries the signal http-429 and nothing else.
@@ -19,30 +21,26 @@ type RetriedCodes struct {
 // retriedCodes gathers what the failure paths of a loop retry.
 func retriedCodes(failing []*path) *RetriedCodes {
 	rc := &RetriedCodes{}
-	var http codeSet
-	var grpc grpcSet
+	var http failure.HTTPSet
+	var grpc failure.GRPCSet
 	for _, p := range failing {
 		switch {
-		case p.predicated || !p.http.narrowed && !p.grpc.narrowed:
+		case p.predicated || !p.http.Narrowed && !p.grpc.Narrowed:
 			rc.All = true
-		case p.http.narrowed:
-			for c := 400; c < 600; c++ {
-				if p.http.has(c) {
-					http.bits[c/64] |= 1 << (c % 64)
-				}
-			}
+		case p.http.Narrowed:
+			http = http.Union(p.http)
 		default:
-			grpc.bits |= p.grpc.bits
+			grpc = grpc.Union(p.grpc)
 		}
 	}
 	for c := 400; c < 600; c++ {
-		if http.has(c) {
+		if http.Has(c) {
 			rc.HTTP = append(rc.HTTP, c)
 		}
 	}
-	for c := 1; c < len(grpcNames); c++ {
-		if grpc.has(c) {
-			rc.GRPC = append(rc.GRPC, grpcNames[c])
+	for c := 1; c < failure.GRPCCodes; c++ {
+		if grpc.Has(c) {
+			rc.GRPC = append(rc.GRPC, failure.GRPCName(c))
 		}
 	}
 	return rc

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
@@ -77,7 +78,7 @@ func (w *walker) valueFacts(lhs []ast.Expr, call *ast.CallExpr, in []*path, with
 				p.last = call
 				p.guard = guardNone
 				p.maybeOK = false
-				p.http, p.grpc = allCodes(), allGRPC()
+				p.http, p.grpc = failure.AllHTTP(), failure.AllGRPC()
 			}
 			p.errs[obj] = errFact{op: call, kind: kind}
 		}
@@ -258,7 +259,7 @@ func (w *walker) boolOp(call *ast.CallExpr, in []*path) (t, f []*path) {
 		p.last = call
 		p.guard = guardNone
 		p.maybeOK = false
-		p.http, p.grpc = allCodes(), allGRPC()
+		p.http, p.grpc = failure.AllHTTP(), failure.AllGRPC()
 		p.errs[call] = errFact{op: call, kind: kindFlag}
 	}
 	return split(in, setOutcome(call, false), setOutcome(call, true))

@@ -2,11 +2,12 @@ package retryloop
 
 import (
 	"cmp"
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
+
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 )
 
 // assignment is one write to a variable or field.
@@ -1112,7 +1113,7 @@ func (a *checker) permanent(failing []*path) []string {
 	var out []string
 	for _, p := range failing {
 		for _, words := range p.saysPermanent {
-			out = addUnique(out, fmt.Sprintf("errors whose text says %q", words))
+			out = addUnique(out, failure.DescribeText(words))
 		}
 		for _, name := range p.isPermanent {
 			out = addUnique(out, name)
@@ -1120,17 +1121,17 @@ func (a *checker) permanent(failing []*path) []string {
 		if p.predicated && !p.breakerOpen {
 			continue // an unread predicate decided what is retried
 		}
-		if codes := p.http.permanent(); p.http.narrowed && len(codes) > 0 {
-			out = addUnique(out, "HTTP "+joinInts(codes))
+		if codes := p.http.Permanent(); p.http.Narrowed && len(codes) > 0 {
+			out = addUnique(out, failure.DescribeHTTP(codes))
 		}
-		if codes := p.grpc.permanent(); p.grpc.narrowed && len(codes) > 0 {
+		if codes := p.grpc.Permanent(); p.grpc.Narrowed && len(codes) > 0 {
 			for _, c := range codes {
-				out = addUnique(out, "gRPC "+c)
+				out = addUnique(out, failure.DescribeGRPC(c))
 			}
 		}
 		op := p.failedOp()
-		if p.breakerOpen || !p.breakerExcluded && op != nil && a.isBreakerCall(op) && !p.http.narrowed && !p.grpc.narrowed {
-			out = addUnique(out, "the circuit breaker's open error")
+		if p.breakerOpen || !p.breakerExcluded && op != nil && a.isBreakerCall(op) && !p.http.Narrowed && !p.grpc.Narrowed {
+			out = addUnique(out, failure.DescribeBreakerOpen())
 		}
 	}
 	return out

@@ -5,6 +5,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 )
 
 // codePredicate splits paths on a call to a same-package predicate over an
@@ -43,7 +45,7 @@ func (w *walker) codesAt(fn *types.Func, call *ast.CallExpr) *CodeSummary {
 		}
 		return cs
 	}
-	grpc := isGRPCCode(a.typeOf(arg))
+	grpc := failure.IsGRPCCode(a.typeOf(arg))
 	if grpc != cs.GRPC || !grpc && !w.statusExpr(arg) && !hasStatusCode(a.typeOf(arg)) {
 		return nil
 	}
@@ -142,7 +144,7 @@ func (a *checker) readCodes(fn *types.Func) *CodeSummary {
 		if p == nil {
 			continue
 		}
-		if t := p.Type(); isGRPCCode(t) || hasStatusCode(t) || isInteger(t) && !isDuration(t) && len(params) == 1 {
+		if t := p.Type(); failure.IsGRPCCode(t) || hasStatusCode(t) || isInteger(t) && !isDuration(t) && len(params) == 1 {
 			if at >= 0 {
 				return nil // two statuses: not a predicate over one
 			}
@@ -157,7 +159,7 @@ func (a *checker) readCodes(fn *types.Func) *CodeSummary {
 	if at < 0 {
 		return nil
 	}
-	grpc := isGRPCCode(params[at].Type()) || ofError
+	grpc := failure.IsGRPCCode(params[at].Type()) || ofError
 	single := len(params) == 1
 	if !single && sig.Results().Len() > 2 {
 		return nil
@@ -218,7 +220,7 @@ func (a *checker) codeOfParam(call *ast.CallExpr, err types.Object) bool {
 // a call handed one error that returns a code. nil for anything else.
 func (a *checker) codedError(x ast.Expr) ast.Expr {
 	call, ok := ast.Unparen(x).(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 || !isGRPCCode(a.typeOf(call)) || !isError(a.typeOf(call.Args[0])) {
+	if !ok || len(call.Args) != 1 || !failure.IsGRPCCode(a.typeOf(call)) || !isError(a.typeOf(call.Args[0])) {
 		return nil
 	}
 	return call.Args[0]
@@ -311,21 +313,21 @@ func (a *checker) readIgnoresFailure(fn *types.Func, decl *ast.FuncDecl) bool {
 	if sig.Results().Len() != 1 || !isBool(sig.Results().At(0).Type()) {
 		return false
 	}
-	var failure []types.Object
+	var params []types.Object
 	unnamed := false
 	for i, p := range fieldObjs(a, decl.Type.Params) {
-		if t := sig.Params().At(i).Type(); isError(t) || isGRPCCode(t) || hasStatusCode(t) {
+		if t := sig.Params().At(i).Type(); isError(t) || failure.IsGRPCCode(t) || hasStatusCode(t) {
 			if p == nil || p.Name() == "_" {
 				unnamed = true
 			} else {
-				failure = append(failure, p)
+				params = append(params, p)
 			}
 		}
 	}
-	if len(failure) == 0 {
+	if len(params) == 0 {
 		return unnamed
 	}
-	for _, p := range failure {
+	for _, p := range params {
 		if a.mentions(decl.Body, p) {
 			return false
 		}
@@ -401,7 +403,7 @@ func (a *checker) testsBreakerOpen(e ast.Expr, negated bool) bool {
 			if a.isBreakerOpen(e.Args[1]) {
 				return true
 			}
-			if t := a.typeOf(e.Args[1]); t != nil && breakerOpenName.MatchString(types.TypeString(t, func(*types.Package) string { return "" })) {
+			if t := a.typeOf(e.Args[1]); t != nil && failure.BreakerOpen(types.TypeString(t, func(*types.Package) string { return "" })) {
 				return true
 			}
 		}
@@ -431,7 +433,7 @@ func (w *walker) codeTable(ix *ast.IndexExpr, in []*path) (t, f []*path, ok bool
 	if lit == nil {
 		return nil, nil, false
 	}
-	grpc := isGRPCCode(w.a.typeOf(ix.Index))
+	grpc := failure.IsGRPCCode(w.a.typeOf(ix.Index))
 	var yes [600]bool
 	for _, elt := range lit.Elts {
 		kv, ok := elt.(*ast.KeyValueExpr)

@@ -154,7 +154,7 @@ func (p *path) opSucceeded(op *ast.CallExpr) bool {
 			return true
 		}
 	}
-	return p.last == op && p.http.narrowed && p.http.hasSuccess() && !p.http.has(500)
+	return p.last == op && p.http.Narrowed && p.http.HasSuccess() && !p.http.Has(500)
 }
 
 // servesInbound reports whether every operation accepts an inbound

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 )
 
 // StepSummary describes a retry step: a function that performs an
@@ -135,7 +137,7 @@ func (w *walker) step(s *ast.ExprStmt, in []*path) ([]*path, bool) {
 		for _, q := range []*path{failed, ok} {
 			q.last = call
 			q.guard = guardNone
-			q.http, q.grpc = allCodes(), allGRPC()
+			q.http, q.grpc = failure.AllHTTP(), failure.AllGRPC()
 		}
 		failed.errs[call] = errFact{op: call, state: errNonNil}
 		failed.classified = failed.classified || st.Classified

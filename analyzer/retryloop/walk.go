@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 )
 
 // maxPaths bounds the number of paths followed through one loop body; a
@@ -42,8 +44,8 @@ const (
 type path struct {
 	errs       map[any]errFact // key: types.Object or *ast.CallExpr
 	last       *ast.CallExpr   // the most recent operation
-	http       codeSet
-	grpc       grpcSet
+	http       failure.HTTPSet
+	grpc       failure.GRPCSet
 	classified bool
 	guard      guard
 	bound      BoundKind // the kind of the last bound tested
@@ -87,7 +89,7 @@ type path struct {
 }
 
 func newPath() *path {
-	return &path{errs: map[any]errFact{}, http: allCodes(), grpc: allGRPC()}
+	return &path{errs: map[any]errFact{}, http: failure.AllHTTP(), grpc: failure.AllGRPC()}
 }
 
 func (p *path) clone() *path {
@@ -112,10 +114,10 @@ func (p *path) failedOp() *ast.CallExpr {
 				return p.last
 			}
 		}
-		if p.http.narrowed && !p.http.has(200) {
+		if p.http.Narrowed && !p.http.Has(200) {
 			return p.last
 		}
-		if p.grpc.narrowed && !p.grpc.has(0) {
+		if p.grpc.Narrowed && !p.grpc.Has(0) {
 			return p.last
 		}
 	}
@@ -136,7 +138,7 @@ func (p *path) errorFailure() bool {
 			return true
 		}
 	}
-	return p.http.narrowed || p.grpc.narrowed
+	return p.http.Narrowed || p.grpc.Narrowed
 }
 
 // succeeded reports whether the most recent operation is known to have
@@ -147,7 +149,7 @@ func (p *path) succeeded() bool {
 	if p.last == nil || p.guard == guardOther || p.guard == guardBound && p.bound != BoundAttempts {
 		return false
 	}
-	if p.http.narrowed && !p.http.hasSuccess() || p.grpc.narrowed && !p.grpc.has(0) {
+	if p.http.Narrowed && !p.http.HasSuccess() || p.grpc.Narrowed && !p.grpc.Has(0) {
 		return false
 	}
 	ok := false
@@ -163,7 +165,7 @@ func (p *path) succeeded() bool {
 			}
 		}
 	}
-	return ok || p.http.narrowed && p.http.hasSuccess()
+	return ok || p.http.Narrowed && p.http.HasSuccess()
 }
 
 // mode says what ends an iteration of the loop being walked.
