@@ -3,6 +3,8 @@ package retrylib
 import (
 	"go/ast"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 )
 
 const clientgoRetryPath = "k8s.io/client-go/util/retry"
@@ -41,7 +43,7 @@ func (t *tracer) retriable(e ast.Expr) conditionInfo {
 	info := conditionInfo{known: true, retries: true, classified: true}
 	if fn := t.funcValue(e); fn != nil {
 		if fn.Pkg() != nil && Path(fn.Pkg()) == k8sErrorsPath {
-			if c, ok := k8sKinds[fn.Name()]; ok && isPermanentHTTP(c) {
+			if c, ok := k8sKinds[fn.Name()]; ok && failure.PermanentHTTP(c) {
 				info.permanent = httpPermanent([]int{c})
 			}
 		}
@@ -68,7 +70,7 @@ func (t *tracer) retriable(e ast.Expr) conditionInfo {
 	for _, kind := range sortedKinds() {
 		v := run(kind)
 		all = all && v == triTrue
-		if c := k8sKinds[kind]; v == triTrue && isPermanentHTTP(c) && t.mentions(lit, kind) {
+		if c := k8sKinds[kind]; v == triTrue && failure.PermanentHTTP(c) && t.mentions(lit, kind) {
 			permanent = append(permanent, c)
 		}
 	}

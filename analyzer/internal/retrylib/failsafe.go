@@ -5,6 +5,8 @@ import (
 	"go/types"
 	"strings"
 	"time"
+
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 )
 
 const (
@@ -325,8 +327,8 @@ func (c *failsafeRetry) apply(t *reader, call *ast.CallExpr, name string) {
 	case "HandleErrors", "HandleErrorTypes":
 		c.handled, c.handleClassified = true, true
 		for _, a := range call.Args {
-			if id := failsafeErrName(a); isBreakerOpen(id) && !slicesContains(c.permanent, breakerOpen) {
-				c.permanent = append(c.permanent, breakerOpen)
+			if id := failsafeErrName(a); failure.BreakerOpen(id) && !slicesContains(c.permanent, failure.DescribeBreakerOpen()) {
+				c.permanent = append(c.permanent, failure.DescribeBreakerOpen())
 			}
 		}
 	case "HandleIf":

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 )
 
 const grpcPath = "google.golang.org/grpc"
@@ -153,16 +155,6 @@ type jsonServiceConfig struct {
 	}
 }
 
-// grpcPermanentCodes are the status codes that cannot succeed on retry, by
-// number and name.
-var grpcPermanentCodes = map[int]string{3: "InvalidArgument", 5: "NotFound", 7: "PermissionDenied", 16: "Unauthenticated"}
-
-var grpcCodeNumbers = map[string]int{
-	"OK": 0, "CANCELLED": 1, "UNKNOWN": 2, "INVALID_ARGUMENT": 3, "DEADLINE_EXCEEDED": 4, "NOT_FOUND": 5,
-	"ALREADY_EXISTS": 6, "PERMISSION_DENIED": 7, "RESOURCE_EXHAUSTED": 8, "FAILED_PRECONDITION": 9, "ABORTED": 10,
-	"OUT_OF_RANGE": 11, "UNIMPLEMENTED": 12, "INTERNAL": 13, "UNAVAILABLE": 14, "DATA_LOSS": 15, "UNAUTHENTICATED": 16,
-}
-
 // readRetryPolicy parses a service config as gRPC does and reads its retry
 // policies; ok is false when there is none or gRPC would reject the config.
 func readRetryPolicy(text string) (retryPolicy, bool) {
@@ -171,7 +163,7 @@ func readRetryPolicy(text string) (retryPolicy, bool) {
 		return retryPolicy{}, false
 	}
 	var p retryPolicy
-	seen := map[string]bool{}
+	seen := map[int]bool{}
 	for _, mc := range sc.MethodConfig {
 		rp := mc.RetryPolicy
 		if rp == nil {
@@ -189,9 +181,9 @@ func readRetryPolicy(text string) (retryPolicy, bool) {
 			if !ok {
 				return retryPolicy{}, false
 			}
-			if name, bad := grpcPermanentCodes[n]; bad && !seen[name] {
-				seen[name] = true
-				p.permanent = append(p.permanent, "gRPC "+name)
+			if failure.PermanentGRPC(n) && !seen[n] {
+				seen[n] = true
+				p.permanent = append(p.permanent, failure.DescribeGRPC(n))
 			}
 		}
 	}
@@ -216,12 +208,11 @@ func grpcDuration(s string) (time.Duration, bool) {
 func grpcCode(raw json.RawMessage) (int, bool) {
 	var n int
 	if err := json.Unmarshal(raw, &n); err == nil {
-		return n, n >= 0 && n <= 16
+		return n, n >= 0 && n < failure.GRPCCodes
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return 0, false
 	}
-	n, ok := grpcCodeNumbers[s]
-	return n, ok
+	return failure.GRPCConfigCode(s)
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 )
 
 const (
@@ -377,7 +379,7 @@ func (t *tracer) condition(e ast.Expr) conditionInfo {
 		all = all && v == triTrue
 		if kind != "IsNotFound" && v == triTrue && t.mentions(lit, kind) {
 			nonNotFound = true
-			if c := k8sKinds[kind]; isPermanentHTTP(c) {
+			if c := k8sKinds[kind]; failure.PermanentHTTP(c) {
 				permanent = append(permanent, c)
 			}
 		}
@@ -607,13 +609,4 @@ func sortedKinds() []string {
 		return strings.Compare(a, b)
 	})
 	return out
-}
-
-func isPermanentHTTP(c int) bool {
-	for _, p := range permanentHTTP {
-		if p == c {
-			return true
-		}
-	}
-	return false
 }

@@ -6,7 +6,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"strings"
 	"time"
 )
 
@@ -432,22 +431,6 @@ func joinPermanent(lists ...[]string) []string {
 	}
 	return out
 }
-
-// httpPermanent renders permanent HTTP statuses in the words of
-// retryloop.Loop.Permanent.
-func httpPermanent(codes []int) []string {
-	if len(codes) == 0 {
-		return nil
-	}
-	parts := make([]string, len(codes))
-	for i, c := range codes {
-		parts[i] = fmt.Sprint(c)
-	}
-	return []string{"HTTP " + strings.Join(parts, ", ")}
-}
-
-// permanentHTTP are the statuses that cannot succeed on retry (SPEC §2).
-var permanentHTTP = []int{400, 401, 403, 404, 405, 410, 422}
 
 // tri is a truth value that may be unknown.
 type tri int8

@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"slices"
 	"time"
+
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 )
 
 const (
@@ -292,7 +294,7 @@ func (cfg restyConfig) classify() (bool, []string) {
 	}
 	for _, c := range cfg.conds {
 		if c.isError {
-			add(httpPermanent(permanentStatuses)) // response.IsError(): every 4xx and 5xx
+			add(httpPermanent(failure.AllHTTP().Permanent())) // response.IsError(): every 4xx and 5xx
 			continue
 		}
 		if c.r.refersToFunc(c.e, restyV3Path, "RetryConditionStatus5XX", "RetryConditionStatusTooManyRequests", "RetryConditionStatusZero") {
@@ -308,7 +310,7 @@ func (cfg restyConfig) classify() (bool, []string) {
 		}
 		add(v.permanent)
 		if in.callsMethod(body, "IsError") || in.callsMethod(body, "IsStatusFailure") {
-			add(httpPermanent(permanentStatuses))
+			add(httpPermanent(failure.AllHTTP().Permanent()))
 		}
 	}
 	return classified, permanent

@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"time"
+
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 )
 
 const retryablehttpPath = "github.com/hashicorp/go-retryablehttp"
@@ -475,7 +477,7 @@ func (t *tracer) checkRetry(e ast.Expr) (classified bool, permanent []string) {
 		return true, nil
 	}
 	var codes []int
-	for _, c := range permanentHTTP {
+	for _, c := range failure.AllHTTP().Permanent() {
 		if run(c, false) == triTrue {
 			codes = append(codes, c)
 		}

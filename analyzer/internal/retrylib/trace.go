@@ -6,11 +6,12 @@ import (
 	"go/token"
 	"go/types"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 )
 
 // This file traces how the values a retry call uses were built: a back-off
@@ -744,55 +745,25 @@ const maxShortWait = ShortSchedule
 // attempts from 500 ms reach 2 minutes and need a cap.
 const ShortSchedule = 30 * time.Second
 
-// grpcCodesPath is the package of gRPC status codes.
-const grpcCodesPath = "google.golang.org/grpc/codes"
-
-// permanentStatuses and permanentGRPC are the failures a retry cannot fix
-// (SPEC §2, retry-permanent).
-var (
-	permanentStatuses = []int{400, 401, 403, 404, 405, 410, 422}
-	permanentGRPC     = map[string]bool{"InvalidArgument": true, "NotFound": true, "PermissionDenied": true, "Unauthenticated": true}
-)
-
-// breakerOpen names the open-circuit failure in Retrier.Permanent.
-const breakerOpen = "the circuit breaker's open error"
-
-// isBreakerOpen reports whether a sentinel's or type's name says a circuit
-// breaker is open (gobreaker.ErrOpenState, hystrix.ErrCircuitOpen).
-func isBreakerOpen(name string) bool {
-	n := strings.ToLower(name)
-	return n == "erropenstate" || strings.Contains(n, "open") && (strings.Contains(n, "circuit") || strings.Contains(n, "breaker"))
-}
-
 // failures is the set of failures a path of an operation or predicate
 // may carry: HTTP statuses, gRPC codes, and whether the failure is a
 // circuit breaker's open error. A set is narrowed once a check on the
 // path restricted it.
 type failures struct {
-	http         [10]uint64 // bits for 0..639
-	grpc         uint32     // bits for codes 0..16
-	httpN, grpcN bool
-	open         int8 // +1 the path holds the breaker's open error, -1 it excludes it
+	http failure.HTTPSet
+	grpc failure.GRPCSet
+	open int8 // +1 the path holds the breaker's open error, -1 it excludes it
 }
 
 func anyFailure() failures {
-	var f failures
-	for c := 100; c < 600; c++ {
-		f.http[c/64] |= 1 << (c % 64)
-	}
-	f.grpc = 1<<17 - 1
-	return f
+	return failures{http: failure.AllHTTP(), grpc: failure.AllGRPC()}
 }
 
-func (f failures) hasHTTP(c int) bool { return c >= 0 && c < 640 && f.http[c/64]&(1<<(c%64)) != 0 }
+// checksCodes reports whether a check narrowed the statuses or the codes.
+func (f failures) checksCodes() bool { return f.http.Narrowed || f.grpc.Narrowed }
 
 func (f failures) and(g failures) failures {
-	out := failures{httpN: f.httpN || g.httpN, grpcN: f.grpcN || g.grpcN}
-	for i := range f.http {
-		out.http[i] = f.http[i] & g.http[i]
-	}
-	out.grpc = f.grpc & g.grpc
-	out.open = f.open
+	out := failures{http: f.http.And(g.http), grpc: f.grpc.And(g.grpc), open: f.open}
 	if g.open != 0 {
 		out.open = g.open
 	}
@@ -800,22 +771,7 @@ func (f failures) and(g failures) failures {
 }
 
 func (f failures) or(g failures) failures {
-	// A side that checks nothing of a kind lets every value of it through.
-	out := failures{httpN: f.httpN && g.httpN, grpcN: f.grpcN && g.grpcN}
-	all := anyFailure()
-	for i := range f.http {
-		switch {
-		case out.httpN:
-			out.http[i] = f.http[i] | g.http[i]
-		default:
-			out.http[i] = all.http[i]
-		}
-	}
-	if out.grpcN {
-		out.grpc = f.grpc | g.grpc
-	} else {
-		out.grpc = all.grpc
-	}
+	out := failures{http: f.http.Or(g.http), grpc: f.grpc.Or(g.grpc)}
 	if f.open == g.open {
 		out.open = f.open
 	}
@@ -823,47 +779,34 @@ func (f failures) or(g failures) failures {
 }
 
 func (f failures) not() failures {
-	all := anyFailure()
-	out := all
-	out.httpN, out.grpcN = f.httpN, f.grpcN
-	if f.httpN {
-		for i := range f.http {
-			out.http[i] = all.http[i] &^ f.http[i]
-		}
-	}
-	if f.grpcN {
-		out.grpc = all.grpc &^ f.grpc
-	}
-	out.open = -f.open
-	return out
+	return failures{http: f.http.Not(), grpc: f.grpc.Not(), open: -f.open}
 }
 
 // permanent lists the failures of the set that cannot succeed on retry,
 // in the words of Retrier.Permanent.
 func (f failures) permanent() []string {
 	var out []string
-	if f.httpN {
-		var cs []string
-		for _, c := range permanentStatuses {
-			if f.hasHTTP(c) {
-				cs = append(cs, strconv.Itoa(c))
-			}
-		}
-		if len(cs) > 0 {
-			out = append(out, "HTTP "+strings.Join(cs, ", "))
-		}
+	if f.http.Narrowed {
+		out = append(out, httpPermanent(f.http.Permanent())...)
 	}
-	if f.grpcN {
-		for c, name := range grpcNames {
-			if permanentGRPC[name] && f.grpc&(1<<c) != 0 {
-				out = append(out, "gRPC "+name)
-			}
+	if f.grpc.Narrowed {
+		for _, c := range f.grpc.Permanent() {
+			out = append(out, failure.DescribeGRPC(c))
 		}
 	}
 	if f.open > 0 {
-		out = append(out, breakerOpen)
+		out = append(out, failure.DescribeBreakerOpen())
 	}
 	return out
+}
+
+// httpPermanent names permanent HTTP statuses in Retrier.Permanent, none
+// for none.
+func httpPermanent(statuses []int) []string {
+	if len(statuses) == 0 {
+		return nil
+	}
+	return []string{failure.DescribeHTTP(statuses)}
 }
 
 // caseConds spells the values of a case clause as the conditions they
@@ -891,10 +834,6 @@ func typeSwitchSubject(s *ast.TypeSwitchStmt) ast.Expr {
 	}
 	return nil
 }
-
-var grpcNames = []string{"OK", "Canceled", "Unknown", "InvalidArgument", "DeadlineExceeded",
-	"NotFound", "AlreadyExists", "PermissionDenied", "ResourceExhausted", "FailedPrecondition",
-	"Aborted", "OutOfRange", "Unimplemented", "Internal", "Unavailable", "DataLoss", "Unauthenticated"}
 
 // cond returns the failures for which a condition holds.
 func (t *reader) cond(e ast.Expr) failures {
@@ -927,7 +866,7 @@ func (t *reader) cond(e ast.Expr) failures {
 			for _, el := range elems {
 				f = orCodes(f, t.compareValue(x.Args[1], el, token.EQL))
 			}
-			if f.httpN || f.grpcN {
+			if f.checksCodes() {
 				return f
 			}
 		}
@@ -938,10 +877,10 @@ func (t *reader) cond(e ast.Expr) failures {
 // orCodes joins two sets that both check codes (unlike or, a side that
 // checks nothing adds nothing).
 func orCodes(f, g failures) failures {
-	if !f.httpN && !f.grpcN {
+	if !f.checksCodes() {
 		return g
 	}
-	if !g.httpN && !g.grpcN {
+	if !g.checksCodes() {
 		return f
 	}
 	return f.or(g)
@@ -980,29 +919,18 @@ func (t *reader) compareValue(subject, k ast.Expr, op token.Token) failures {
 	if !ok {
 		return f
 	}
-	if isGRPCCode(t.info.TypeOf(k)) || isGRPCCode(t.info.TypeOf(subject)) {
-		if n < 0 || n > 16 {
+	keep := func(c int) bool { return holds(int64(c), op, n) }
+	if failure.IsGRPCCode(t.info.TypeOf(k)) || failure.IsGRPCCode(t.info.TypeOf(subject)) {
+		if n < 0 || n >= failure.GRPCCodes {
 			return f
 		}
-		f.grpcN = true
-		f.grpc = 0
-		for c := int64(0); c <= 16; c++ {
-			if holds(c, op, n) {
-				f.grpc |= 1 << c
-			}
-		}
+		f.grpc = f.grpc.Restrict(keep)
 		return f
 	}
 	if n < 100 || n > 599 {
 		return f
 	}
-	f.httpN = true
-	f.http = [10]uint64{}
-	for c := int64(100); c < 600; c++ {
-		if holds(c, op, n) {
-			f.http[c/64] |= 1 << (c % 64)
-		}
-	}
+	f.http = f.http.Restrict(keep)
 	return f
 }
 
@@ -1038,18 +966,13 @@ func mirror(op token.Token) token.Token {
 	return op
 }
 
-func isGRPCCode(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Name() == "Code" && n.Obj().Pkg() != nil && Path(n.Obj().Pkg()) == grpcCodesPath
-}
-
 // isOpenSentinel reports whether e names a breaker's open error.
 func (t *reader) isOpenSentinel(e ast.Expr) bool {
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:
-		return isBreakerOpen(x.Name)
+		return failure.BreakerOpen(x.Name)
 	case *ast.SelectorExpr:
-		return isBreakerOpen(x.Sel.Name)
+		return failure.BreakerOpen(x.Sel.Name)
 	}
 	return false
 }
@@ -1221,7 +1144,7 @@ func (t *reader) inspectsDepth(e ast.Expr, depth int) bool {
 				}
 				if isError(t.info.TypeOf(x.X)) || isError(t.info.TypeOf(x.Y)) {
 					found = true
-				} else if f := t.compare(x); f.httpN || f.grpcN || f.open != 0 {
+				} else if f := t.compare(x); f.checksCodes() || f.open != 0 {
 					found = true
 				}
 			}
@@ -1338,7 +1261,7 @@ func isFailureValue(t types.Type, e ast.Expr) bool {
 	if t == nil {
 		return false
 	}
-	if isGRPCCode(t) {
+	if failure.IsGRPCCode(t) {
 		return true
 	}
 	if p, ok := t.(*types.Pointer); ok {
