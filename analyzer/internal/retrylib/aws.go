@@ -335,7 +335,7 @@ func (t *tracer) awsBackoff(v ast.Expr) Delay {
 	if call, ok := ast.Unparen(v).(*ast.CallExpr); ok && len(call.Args) == 1 {
 		if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() && isNamed(tv.Type, awsRetryPath, "BackoffDelayerFunc") {
 			if lit := t.funcLit(call.Args[0]); lit != nil {
-				if d, ok := t.funcDelay(lit, paramObj(t.info, lit, 0)); ok {
+				if d, ok := t.funcDelay(lit, paramObj(t.info, lit.Type, 0)); ok {
 					return d
 				}
 			}

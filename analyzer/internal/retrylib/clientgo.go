@@ -54,7 +54,7 @@ func (t *tracer) retriable(e ast.Expr) conditionInfo {
 		return info
 	}
 	errs := map[types.Object]bool{}
-	if p := paramObj(t.info, lit, 0); p != nil {
+	if p := paramObj(t.info, lit.Type, 0); p != nil {
 		errs[p] = true
 	}
 	for obj := range t.errorVars(lit) {

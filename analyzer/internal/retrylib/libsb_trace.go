@@ -181,16 +181,6 @@ func literalFields(lit *ast.CompositeLit) map[string]ast.Expr {
 	return out
 }
 
-// compositeOf returns the composite literal e is, or takes the address of.
-func compositeOf(e ast.Expr) *ast.CompositeLit {
-	e = ast.Unparen(e)
-	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		e = ast.Unparen(u.X)
-	}
-	lit, _ := e.(*ast.CompositeLit)
-	return lit
-}
-
 // resolve follows a local variable to the single value it is given in the
 // body; any other expression is returned as it is.
 func (t *tracer) resolve(e ast.Expr) ast.Expr {
@@ -343,11 +333,6 @@ func (t *tracer) callee(call *ast.CallExpr) *types.Func {
 	}
 	fn, _ := t.info.Uses[id].(*types.Func)
 	return fn
-}
-
-// isFunc reports whether fn is the package-level function or method path.name.
-func isFunc(fn *types.Func, path, name string) bool {
-	return fn != nil && fn.Pkg() != nil && Path(fn.Pkg()) == path && fn.Name() == name
 }
 
 // calls reports whether e is a call to path.name (one of names).

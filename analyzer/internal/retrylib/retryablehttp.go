@@ -266,7 +266,7 @@ func (cfg httpConfig) delay(t *tracer, retries int64) Delay {
 		return d
 	}
 	if lit := t.funcLit(b); lit != nil {
-		if d, ok := t.funcDelay(lit, paramObj(t.info, lit, 2)); ok {
+		if d, ok := t.funcDelay(lit, paramObj(t.info, lit.Type, 2)); ok {
 			return d
 		}
 	}
@@ -276,25 +276,6 @@ func (cfg httpConfig) delay(t *tracer, retries int64) Delay {
 // longestFiniteWait is the longest last wait of a finite schedule that
 // still counts as capped.
 const longestFiniteWait = ShortSchedule
-
-// paramObj returns the object of the i-th parameter of a function literal.
-func paramObj(info *types.Info, lit *ast.FuncLit, i int) types.Object {
-	n := 0
-	for _, f := range lit.Type.Params.List {
-		names := f.Names
-		if len(names) == 0 {
-			n++
-			continue
-		}
-		for _, id := range names {
-			if n == i {
-				return info.Defs[id]
-			}
-			n++
-		}
-	}
-	return nil
-}
 
 // requestContext reports whether the context of a *retryablehttp.Request
 // can end: NewRequestWithContext(ctx), req.WithContext(ctx) or
@@ -461,7 +442,7 @@ func (t *tracer) checkRetry(e ast.Expr) (classified bool, permanent []string) {
 	if lit == nil {
 		return true, nil // a policy of its own, not visible here
 	}
-	resp, errp := paramObj(t.info, lit, 1), paramObj(t.info, lit, 2)
+	resp, errp := paramObj(t.info, lit.Type, 1), paramObj(t.info, lit.Type, 2)
 	run := func(status int, failed bool) tri {
 		s := t.httpScenario(resp, errp, status, failed)
 		return s.retries(lit.Body)

@@ -31,6 +31,9 @@ type reader struct {
 	// position: assignments after it do not configure it.
 	body *ast.BlockStmt
 	use  token.Pos
+	// parents maps each node of body to the node holding it, built on
+	// first use (see parent).
+	parents map[ast.Node]ast.Node
 }
 
 func newReader(info *types.Info, call *ast.CallExpr, enclosing *ast.BlockStmt) *reader {
@@ -110,15 +113,68 @@ func isCall(info *types.Info, e ast.Expr, path string, names ...string) (*ast.Ca
 	return nil, false
 }
 
+// isFunc reports whether fn is the function or method name of the
+// package path (vendor prefix ignored).
+func isFunc(fn *types.Func, path, name string) bool {
+	return fn != nil && fn.Pkg() != nil && Path(fn.Pkg()) == path && fn.Name() == name
+}
+
+// refersTo reports whether e names the package-level object name of the
+// package path (a function value or a variable), as written.
+func refersTo(info *types.Info, e ast.Expr, path, name string) bool {
+	id := nameIdent(e)
+	if id == nil {
+		return false
+	}
+	obj := info.Uses[id]
+	return obj != nil && obj.Pkg() != nil && Path(obj.Pkg()) == path && obj.Name() == name
+}
+
+// compositeOf returns the composite literal e is, or takes the address of.
+func compositeOf(e ast.Expr) *ast.CompositeLit {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	lit, _ := e.(*ast.CompositeLit)
+	return lit
+}
+
+// paramObj returns the object of the i-th parameter of a function type,
+// nil when it has none or it is unnamed.
+func paramObj(info *types.Info, ft *ast.FuncType, i int) types.Object {
+	n := 0
+	for _, f := range ft.Params.List {
+		if len(f.Names) == 0 {
+			n++
+			continue
+		}
+		for _, id := range f.Names {
+			if n == i {
+				return info.Defs[id]
+			}
+			n++
+		}
+	}
+	return nil
+}
+
 // value follows e to the expression it was built from: through
 // parentheses, &x, conversions, local variables (the last assignment
 // before the use), package variables, a field set in one place, and calls
 // of same-package helpers that return one value. It returns the reader in
 // whose body the result is to be read.
-func (t *reader) value(e ast.Expr) (ast.Expr, *reader) {
+func (t *reader) value(e ast.Expr) (ast.Expr, *reader) { return t.valueUntil(e, nil) }
+
+// valueUntil is value stopping at the first expression on the way for
+// which stop holds (a conversion value would look through).
+func (t *reader) valueUntil(e ast.Expr, stop func(ast.Expr, *reader) bool) (ast.Expr, *reader) {
 	cur := t
 	for range maxTrace {
 		e = ast.Unparen(e)
+		if stop != nil && stop(e, cur) {
+			return e, cur
+		}
 		switch x := e.(type) {
 		case *ast.UnaryExpr:
 			if x.Op == token.AND {
@@ -168,34 +224,60 @@ func (t *reader) value(e ast.Expr) (ast.Expr, *reader) {
 
 // assigned returns the last value given to v before the use: in the
 // function that declares it (v := x, v = x, var v = x) or, for a package
-// variable, its initialiser.
+// variable, its initialiser. A variable last given one of several results
+// of a call has no value here.
 func (t *reader) assigned(v *types.Var) (ast.Expr, *reader) {
+	rhs, index, where := t.lastAssignment(v)
+	if index >= 0 {
+		return nil, t
+	}
+	return rhs, where
+}
+
+// lastAssignment returns the last value given to v before the use, as
+// assigned does, and the reader in whose body it is to be read. When that
+// value is one call whose results go to several variables (req, err :=
+// http.NewRequest(...)), it is the call and index is v's place among
+// them; index is -1 otherwise. rhs is nil when v is given nothing.
+func (t *reader) lastAssignment(v *types.Var) (rhs ast.Expr, index int, where *reader) {
 	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
 		for _, init := range t.info.InitOrder {
 			if len(init.Lhs) == 1 && init.Lhs[0] == v {
-				return init.Rhs, t.at(nil, token.NoPos)
+				return init.Rhs, -1, t.at(nil, token.NoPos)
 			}
 		}
-		return nil, t
+		return nil, -1, t
 	}
 	body := t.body
 	if body == nil || !(body.Pos() <= v.Pos() && v.Pos() < body.End()) {
 		body = t.declaringBody(v.Pos())
 	}
 	if body == nil {
-		return nil, t
+		return nil, -1, t
 	}
 	use := t.use
 	if !(body.Pos() <= use && use < body.End()) {
 		use = body.End()
 	}
-	var rhs ast.Expr
 	last := token.NoPos
-	consider := func(pos token.Pos, e ast.Expr) {
-		if pos < use && pos >= last {
-			rhs, last = e, pos
+	index = -1
+	t.eachAssignment(body, v, func(at token.Pos, value ast.Expr, i int) {
+		if at < use {
+			rhs, index, last = value, i, at
 		}
+	})
+	if rhs == nil {
+		return nil, -1, t
 	}
+	// What the value refers to is read as it was when it was assigned.
+	return rhs, index, &reader{info: t.info, body: body, use: last}
+}
+
+// eachAssignment calls f, in source order, for each value body gives v:
+// v := x, v = x, var v = x. When one call's results go to several
+// variables, value is the call and index v's place among them; index is
+// -1 otherwise.
+func (t *reader) eachAssignment(body *ast.BlockStmt, v *types.Var, f func(at token.Pos, value ast.Expr, index int)) {
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
@@ -204,27 +286,29 @@ func (t *reader) assigned(v *types.Var) (ast.Expr, *reader) {
 			}
 			for i, l := range n.Lhs {
 				if id, ok := ast.Unparen(l).(*ast.Ident); ok && t.info.ObjectOf(id) == v {
-					if len(n.Rhs) == len(n.Lhs) {
-						consider(n.Pos(), n.Rhs[i])
-					} else if n.Pos() < use {
-						rhs, last = nil, n.Pos() // from a tuple: unknown
+					switch {
+					case len(n.Rhs) == len(n.Lhs):
+						f(n.Pos(), n.Rhs[i], -1)
+					case len(n.Rhs) == 1:
+						f(n.Pos(), n.Rhs[0], i)
 					}
 				}
 			}
 		case *ast.ValueSpec:
 			for i, id := range n.Names {
-				if t.info.Defs[id] == v && len(n.Values) == len(n.Names) {
-					consider(n.Pos(), n.Values[i])
+				if t.info.Defs[id] != v {
+					continue
+				}
+				switch {
+				case len(n.Values) == len(n.Names):
+					f(n.Pos(), n.Values[i], -1)
+				case len(n.Values) == 1:
+					f(n.Pos(), n.Values[0], i)
 				}
 			}
 		}
 		return true
 	})
-	if rhs == nil {
-		return nil, t
-	}
-	// What the value refers to is read as it was when it was assigned.
-	return rhs, &reader{info: t.info, body: body, use: last}
 }
 
 // declaringBody returns the innermost function body of the package that
@@ -252,6 +336,36 @@ func (t *reader) declaringBody(pos token.Pos) *ast.BlockStmt {
 		return true
 	})
 	return body
+}
+
+// parent returns the nearest node of the body holding n that is not a
+// parenthesis; nil for the body itself and for a node outside it.
+func (t *reader) parent(n ast.Node) ast.Node {
+	if t.parents == nil {
+		t.parents = map[ast.Node]ast.Node{}
+		var stack []ast.Node
+		if t.body != nil {
+			ast.Inspect(t.body, func(n ast.Node) bool {
+				if n == nil {
+					stack = stack[:len(stack)-1]
+					return false
+				}
+				if len(stack) > 0 {
+					t.parents[n] = stack[len(stack)-1]
+				}
+				stack = append(stack, n)
+				return true
+			})
+		}
+	}
+	p := t.parents[n]
+	for {
+		pe, ok := p.(*ast.ParenExpr)
+		if !ok {
+			return p
+		}
+		p = t.parents[pe]
+	}
 }
 
 // fieldValue returns the one value the package stores in a struct field,
@@ -357,88 +471,6 @@ func structFields(lit *ast.CompositeLit) fields {
 		}
 	}
 	return f
-}
-
-// setAfter adds to f the fields of the variable that holds the value e
-// denotes which are assigned after it was built and before the use:
-// b := backoff.NewExponentialBackOff(); b.MaxElapsedTime = 0. The
-// variable may be e itself, or one e was copied from, also in a
-// constructor that stores it in a field.
-func (t *reader) setAfter(f fields, e ast.Expr) {
-	v, where := t.holder(e)
-	if v == nil {
-		return
-	}
-	body := where.body
-	if body == nil || !(body.Pos() <= v.Pos() && v.Pos() < body.End()) {
-		body = t.declaringBody(v.Pos())
-	}
-	if body == nil {
-		return
-	}
-	use := t.use
-	if !(body.Pos() <= use && use < body.End()) {
-		use = body.End()
-	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || as.Pos() >= use || len(as.Lhs) != len(as.Rhs) {
-			return true
-		}
-		for i, l := range as.Lhs {
-			sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
-			if !ok {
-				continue
-			}
-			if x, ok := ast.Unparen(sel.X).(*ast.Ident); ok && t.info.ObjectOf(x) == v {
-				f.set(sel.Sel.Name, as.Rhs[i], sel)
-			}
-		}
-		return true
-	})
-}
-
-// holder returns the last variable on the way from e to the value it
-// denotes: the one the constructor's result was assigned to.
-func (t *reader) holder(e ast.Expr) (*types.Var, *reader) {
-	var held *types.Var
-	cur := t
-	for range maxTrace {
-		e = ast.Unparen(e)
-		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-			e = u.X
-			continue
-		}
-		var rhs ast.Expr
-		var where *reader
-		switch x := e.(type) {
-		case *ast.Ident:
-			v, ok := cur.info.Uses[x].(*types.Var)
-			if !ok {
-				return held, cur
-			}
-			held = v
-			rhs, where = cur.assigned(v)
-		case *ast.SelectorExpr:
-			v, ok := cur.info.Uses[x.Sel].(*types.Var)
-			if !ok || !v.IsField() {
-				return held, cur
-			}
-			rhs, where = cur.fieldValue(v)
-		default:
-			return held, cur
-		}
-		if rhs == nil {
-			return held, cur
-		}
-		switch ast.Unparen(rhs).(type) {
-		case *ast.Ident, *ast.SelectorExpr, *ast.UnaryExpr:
-			e, cur = rhs, where
-			continue
-		}
-		return held, cur
-	}
-	return held, cur
 }
 
 // options expands the variadic options of a call: each argument, and for
