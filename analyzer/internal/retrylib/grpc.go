@@ -28,7 +28,7 @@ func grpcServiceConfig(info *types.Info, call *ast.CallExpr, fn *types.Func, enc
 	if sig, _ := fn.Type().(*types.Signature); sig == nil || sig.Recv() != nil {
 		return nil
 	}
-	t := newTracer(info, enclosing)
+	t := newReader(info, call, enclosing)
 	first := 1
 	switch fn.Name() {
 	case "NewClient", "Dial":
@@ -49,19 +49,19 @@ func grpcServiceConfig(info *types.Info, call *ast.CallExpr, fn *types.Func, enc
 	}
 	var cfgArg ast.Expr
 	maxAttempts := grpcMaxAttempts
-	for _, opt := range t.dialOptions(call.Args[first:], call.Ellipsis.IsValid(), call) {
+	for _, opt := range t.dialOptions(call, first) {
 		c, ok := ast.Unparen(opt).(*ast.CallExpr)
 		if !ok {
 			continue
 		}
-		fn := t.callee(c)
+		fn := callee(t.info, c)
 		switch {
 		case isFunc(fn, grpcPath, "WithDisableRetry"):
 			return nil
 		case isFunc(fn, grpcPath, "WithDefaultServiceConfig") && len(c.Args) == 1:
 			cfgArg = c.Args[0]
 		case isFunc(fn, grpcPath, "WithMaxCallAttempts") && len(c.Args) == 1:
-			if n, ok := t.intOf(c.Args[0]); ok && n >= 2 {
+			if n, ok := t.integer(c.Args[0]); ok && n >= 2 {
 				maxAttempts = int(n)
 			}
 		}
@@ -74,11 +74,14 @@ func grpcServiceConfig(info *types.Info, call *ast.CallExpr, fn *types.Func, enc
 
 // dials reports whether the function dials a gRPC channel: options built
 // in it are read at that dial.
-func (t *tracer) dials() bool {
+func (t *reader) dials() bool {
 	found := false
-	t.inspect(func(n ast.Node) bool {
+	if t.body == nil {
+		return false
+	}
+	ast.Inspect(t.body, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
-			if _, ok := t.calls(c, grpcPath, "NewClient", "Dial", "DialContext"); ok {
+			if _, ok := isCall(t.info, c, grpcPath, "NewClient", "Dial", "DialContext"); ok {
 				found = true
 			}
 		}
@@ -89,8 +92,8 @@ func (t *tracer) dials() bool {
 
 // grpcRetrier reads the service config cfgArg gives to the channel call
 // makes or configures.
-func (t *tracer) grpcRetrier(call *ast.CallExpr, cfgArg ast.Expr, maxAttempts int) *Retrier {
-	text, ok := t.stringOf(cfgArg)
+func (t *reader) grpcRetrier(call *ast.CallExpr, cfgArg ast.Expr, maxAttempts int) *Retrier {
+	text, ok := t.text(cfgArg)
 	if !ok {
 		return nil
 	}
@@ -115,19 +118,19 @@ func (t *tracer) grpcRetrier(call *ast.CallExpr, cfgArg ast.Expr, maxAttempts in
 	}
 }
 
-// dialOptions lists the options given to a dial call: written out, or a
-// slice variable built in the function (a literal and appends to it).
-func (t *tracer) dialOptions(args []ast.Expr, spread bool, call *ast.CallExpr) []ast.Expr {
-	if !spread {
-		return args
-	}
+// dialOptions lists the options given to a dial call from the argument
+// first on: written out, or the elements of the slice spread there (a
+// literal and appends to it, a package variable, a helper's result). An
+// option made in a function that does not dial is read where it is made,
+// not here as well.
+func (t *reader) dialOptions(call *ast.CallExpr, first int) []ast.Expr {
+	opts, _ := t.options(call, first)
 	var out []ast.Expr
-	out = append(out, args[:len(args)-1]...)
-	key := keyOf(args[len(args)-1])
-	for _, a := range t.assignments(key) {
-		if a.At.Pos() < call.Pos() && a.Index == 0 {
-			out = append(out, t.listItems(a.Value)...)
+	for _, opt := range opts {
+		if body := t.declaringBody(opt.Pos()); body != nil && body != t.body && !t.at(body, body.End()).dials() {
+			continue
 		}
+		out = append(out, opt)
 	}
 	return out
 }
