@@ -335,7 +335,7 @@ func (t *tracer) awsBackoff(v ast.Expr) Delay {
 	if call, ok := ast.Unparen(v).(*ast.CallExpr); ok && len(call.Args) == 1 {
 		if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() && isNamed(tv.Type, awsRetryPath, "BackoffDelayerFunc") {
 			if lit := t.funcLit(call.Args[0]); lit != nil {
-				if d, ok := t.funcDelay(lit, paramObj(t.info, lit.Type, 0)); ok {
+				if d, ok := t.reader().funcDelay(lit.Type, lit.Body, 0); ok {
 					return d
 				}
 			}
@@ -410,7 +410,7 @@ func (t *tracer) awsRetryable(item ast.Expr) (classified bool, codes []string) {
 // awsScenario is an operation error with the error code ("" for an error
 // without one).
 func (t *tracer) awsScenario(code string) *scenario {
-	s := &scenario{t: t}
+	s := &scenario{t: t.reader()}
 	isCode := func(e ast.Expr) bool {
 		call, ok := ast.Unparen(e).(*ast.CallExpr)
 		if !ok {

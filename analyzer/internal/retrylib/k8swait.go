@@ -537,7 +537,7 @@ func (t *tracer) k8sScenario(errs map[types.Object]bool, kind string) *scenario 
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && errs[t.info.Uses[id]]
 	}
-	s := &scenario{t: t}
+	s := &scenario{t: t.reader()}
 	s.truth = func(e ast.Expr) tri {
 		switch x := e.(type) {
 		case *ast.BinaryExpr:
@@ -573,13 +573,6 @@ func (t *tracer) condVerdict(s *scenario, lit *ast.FuncLit) tri {
 		return triFalse
 	})
 	return v
-}
-
-// execReturns runs stmts, reading each return statement with read.
-func (s *scenario) execReturns(stmts []ast.Stmt, read func(*ast.ReturnStmt) tri) (tri, bool) {
-	s.onReturn = read
-	defer func() { s.onReturn = nil }()
-	return s.exec(stmts, nil)
 }
 
 // mentions reports whether the literal calls the apierrors predicate name.

@@ -266,7 +266,7 @@ func (cfg httpConfig) delay(t *tracer, retries int64) Delay {
 		return d
 	}
 	if lit := t.funcLit(b); lit != nil {
-		if d, ok := t.funcDelay(lit, paramObj(t.info, lit.Type, 2)); ok {
+		if d, ok := t.reader().funcDelay(lit.Type, lit.Body, 2); ok {
 			return d
 		}
 	}
@@ -477,7 +477,7 @@ func (t *tracer) httpScenario(resp, errp types.Object, status int, failed bool) 
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && id.Name == "nil"
 	}
-	s := &scenario{t: t}
+	s := &scenario{t: t.reader()}
 	s.value = func(e ast.Expr) constant.Value {
 		if sel, ok := e.(*ast.SelectorExpr); ok && sel.Sel.Name == "StatusCode" && is(sel.X, resp) && !failed {
 			return constant.MakeInt64(int64(status))
