@@ -433,7 +433,7 @@ func (t *tracer) awsScenario(code string) *scenario {
 			}
 		case *ast.BinaryExpr:
 			if id, ok := ast.Unparen(x.Y).(*ast.Ident); ok && id.Name == "nil" && (x.Op == token.EQL || x.Op == token.NEQ) {
-				if tv, ok := t.info.Types[x.X]; ok && isErrorType(tv.Type) {
+				if tv, ok := t.info.Types[x.X]; ok && isError(tv.Type) {
 					return triOf(x.Op == token.NEQ)
 				}
 			}

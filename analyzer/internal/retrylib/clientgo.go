@@ -18,7 +18,7 @@ func clientgoRetry(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosi
 	if sig, _ := fn.Type().(*types.Signature); sig == nil || sig.Recv() != nil {
 		return nil
 	}
-	t := newTracer(info, enclosing)
+	t := newReader(info, call, enclosing)
 	switch fn.Name() {
 	case "RetryOnConflict":
 		if len(call.Args) != 2 {
@@ -39,7 +39,7 @@ func clientgoRetry(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosi
 // retriable reads OnError's predicate: an apierrors predicate, a function
 // literal over the error (run for each kind of API error), or a function
 // of its own, which is taken to classify.
-func (t *tracer) retriable(e ast.Expr) conditionInfo {
+func (t *reader) retriable(e ast.Expr) conditionInfo {
 	info := conditionInfo{known: true, retries: true, classified: true}
 	if fn := t.funcValue(e); fn != nil {
 		if fn.Pkg() != nil && Path(fn.Pkg()) == k8sErrorsPath {
@@ -49,28 +49,29 @@ func (t *tracer) retriable(e ast.Expr) conditionInfo {
 		}
 		return info
 	}
-	lit := t.funcLit(e)
+	lit, in := t.funcLit(e)
 	if lit == nil {
 		return info
 	}
+	body := lit.Body
 	errs := map[types.Object]bool{}
-	if p := paramObj(t.info, lit.Type, 0); p != nil {
+	if p := paramObj(in.info, lit.Type, 0); p != nil {
 		errs[p] = true
 	}
-	for obj := range t.errorVars(lit) {
+	for obj := range in.errorVars(body) {
 		errs[obj] = true
 	}
 	run := func(kind string) tri {
-		s := t.k8sScenario(errs, kind)
+		s := in.k8sScenario(errs, kind)
 		s.verdict = s.boolVerdict
-		return s.retries(lit.Body)
+		return s.retries(body)
 	}
 	all := run("") == triTrue
 	var permanent []int
 	for _, kind := range sortedKinds() {
 		v := run(kind)
 		all = all && v == triTrue
-		if c := k8sKinds[kind]; v == triTrue && failure.PermanentHTTP(c) && t.mentions(lit, kind) {
+		if c := k8sKinds[kind]; v == triTrue && failure.PermanentHTTP(c) && in.mentions(body, kind) {
 			permanent = append(permanent, c)
 		}
 	}
@@ -83,7 +84,7 @@ func (t *tracer) retriable(e ast.Expr) conditionInfo {
 
 // funcValue returns the function a function-valued expression names
 // (apierrors.IsConflict, isRetryable), or nil.
-func (t *tracer) funcValue(e ast.Expr) *types.Func {
+func (t *reader) funcValue(e ast.Expr) *types.Func {
 	id := nameIdent(e)
 	if id == nil {
 		return nil

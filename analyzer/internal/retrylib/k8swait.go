@@ -60,7 +60,7 @@ func k8sWait(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *as
 	if sig, _ := fn.Type().(*types.Signature); sig == nil || sig.Recv() != nil {
 		return nil
 	}
-	t := newTracer(info, enclosing)
+	t := newReader(info, call, enclosing)
 	arg := func(i int) ast.Expr {
 		if i < 0 || i >= len(call.Args) {
 			return nil
@@ -92,14 +92,15 @@ func k8sWait(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *as
 		Permanent:  cond.permanent,
 	}
 	if e := arg(form.timeout); e != nil {
-		d, known := t.durationOf(e)
+		d, known := t.duration(e)
 		r.Deadline = !known || d > 0 // a zero timeout polls for ever
 	}
 	if e := arg(form.ctx); e != nil {
-		r.Context = t.liveContext(e)
+		r.Context = t.context(e).ends
 	}
 	if e := arg(form.stop); e != nil {
-		r.Context = !t.refersTo(e, k8sWaitPath, "NeverStop") && t.liveContext(e)
+		stop, where := t.value(e)
+		r.Context = !refersTo(where.info, stop, k8sWaitPath, "NeverStop") && t.context(e).ends
 	}
 	r.Fixes = waitFixes(true, false)
 	return r
@@ -130,11 +131,12 @@ func waitFixes(poll, onError bool) map[string]string {
 	return f
 }
 
-// waitBackoff is a wait.Backoff as configured: at is where, duration the
-// Duration as written; each value comes with whether it could be read
+// waitBackoff is a wait.Backoff as configured: at is where, durationText
+// the Duration as written; each value comes with whether it could be read
 // (K).
 type waitBackoff struct {
-	at, duration                              ast.Expr
+	at                                        ast.Expr
+	durationText                              string
 	durationV, capV                           time.Duration
 	factorV, jitterV                          float64
 	stepsV                                    int64
@@ -148,47 +150,36 @@ var defaultBackoffs = map[string]waitBackoff{
 	"DefaultBackoff": {durationV: 10 * time.Millisecond, factorV: 5.0, jitterV: 0.1, stepsV: 4, durationK: true, factorK: true, jitterK: true, capK: true, stepsK: true},
 }
 
-// waitBackoffOf reads the wait.Backoff e gives at pos: a struct literal,
-// client-go's DefaultRetry or DefaultBackoff, a local variable holding one,
-// and the fields set on it before pos. Fields that cannot be read stay
-// unknown.
-func (t *tracer) waitBackoffOf(e ast.Expr, pos token.Pos) waitBackoff {
+// waitBackoffOf reads the wait.Backoff e gives at the use: a struct
+// literal, client-go's DefaultRetry or DefaultBackoff, a variable or a
+// helper giving one, and the fields set on e before the use. Fields that
+// cannot be read stay unknown.
+func (t *reader) waitBackoffOf(e ast.Expr) waitBackoff {
 	b := waitBackoff{at: e}
-	from := func(v ast.Expr) bool {
-		v = ast.Unparen(v)
-		if u, ok := v.(*ast.StarExpr); ok {
-			v = u.X
-		}
-		for name, d := range defaultBackoffs {
-			if t.refersTo(v, clientgoRetryPath, name) {
-				d.at = v
-				b = d
-				return true
-			}
-		}
-		if lit := compositeOf(v); lit != nil {
-			if tv, ok := t.info.Types[lit]; ok && isNamed(tv.Type, k8sWaitPath, "Backoff") {
-				b = waitBackoff{at: lit, durationK: true, factorK: true, jitterK: true, capK: true, stepsK: true}
-				for name, val := range literalFields(lit) {
-					b.field(t, name, val)
-				}
-				return true
-			}
-		}
-		return false
+	v, where := t.value(e)
+	v = ast.Unparen(v)
+	if u, ok := v.(*ast.StarExpr); ok {
+		v = u.X
 	}
-	key := keyOf(e)
-	if !from(e) && key != "" {
-		if o := t.origin(key, pos); o != nil && o.Index == 0 {
-			from(o.Value)
-		} else if v := t.packageValue(e); v != nil {
-			from(v)
+	for name, d := range defaultBackoffs {
+		if refersTo(where.info, v, clientgoRetryPath, name) {
+			d.at = v
+			b = d
 		}
 	}
-	for _, s := range t.fieldSets(key) {
-		if s.At.Pos() < pos {
-			b.field(t, s.Field, s.Value)
+	if lit := compositeOf(v); lit != nil {
+		if tv, ok := where.info.Types[lit]; ok && isNamed(tv.Type, k8sWaitPath, "Backoff") {
+			b = waitBackoff{at: lit, durationK: true, factorK: true, jitterK: true, capK: true, stepsK: true}
+			for name, val := range structFields(lit).value {
+				b.field(where, name, val)
+			}
 		}
+	}
+	// wait.Backoff is a value: only the fields set on e itself count.
+	set := newFields()
+	t.setOn(set, t.refOf(e), t.body, t.use)
+	for name, val := range set.value {
+		b.field(t, name, val)
 	}
 	return b
 }
@@ -201,19 +192,19 @@ func isNamed(typ types.Type, path, name string) bool {
 	return ok && n.Obj().Pkg() != nil && Path(n.Obj().Pkg()) == path && n.Obj().Name() == name
 }
 
-func (b *waitBackoff) field(t *tracer, name string, v ast.Expr) {
+func (b *waitBackoff) field(t *reader, name string, v ast.Expr) {
 	switch name {
 	case "Duration":
-		b.duration = v
-		b.durationV, b.durationK = t.durationOf(v)
+		b.durationText = t.durationText(v)
+		b.durationV, b.durationK = t.duration(v)
 	case "Factor":
-		b.factorV, b.factorK = t.floatOf(v)
+		b.factorV, b.factorK = t.float(v)
 	case "Jitter":
-		b.jitterV, b.jitterK = t.floatOf(v)
+		b.jitterV, b.jitterK = t.float(v)
 	case "Steps":
-		b.stepsV, b.stepsK = t.intOf(v)
+		b.stepsV, b.stepsK = t.integer(v)
 	case "Cap":
-		b.capV, b.capK = t.durationOf(v)
+		b.capV, b.capK = t.duration(v)
 	}
 }
 
@@ -236,7 +227,7 @@ func (b waitBackoff) attempts() int64 {
 // delay is the shape of the waits: Duration multiplied by Factor each
 // step, plus up to Jitter×Duration at random, clamped by Cap; the schedule
 // ends after Steps.
-func (b waitBackoff) delay(t *tracer) Delay {
+func (b waitBackoff) delay() Delay {
 	var d Delay
 	if !b.factorK || !b.jitterK {
 		return Delay{Unknown: true}
@@ -245,8 +236,8 @@ func (b waitBackoff) delay(t *tracer) Delay {
 	d.Grows = b.factorV > 1 && steps > 2
 	d.Random = b.jitterV > 0
 	if !d.Grows && !d.Random {
-		if b.duration != nil {
-			d.Value = t.durationText(b.duration)
+		if b.durationText != "" {
+			d.Value = b.durationText
 		} else {
 			d.Value = time.Duration(b.durationV).String()
 		}
@@ -291,7 +282,7 @@ func (b waitBackoff) totalWait() (time.Duration, bool) {
 // backoff is the wait.Backoff, op the condition (or operation), ctx the
 // context, if any. classify overrides the reading of the condition (for
 // client-go's OnError and RetryOnConflict).
-func (t *tracer) backoffRetrier(lib string, call *ast.CallExpr, backoff, op, ctx ast.Expr, classify *conditionInfo) *Retrier {
+func (t *reader) backoffRetrier(lib string, call *ast.CallExpr, backoff, op, ctx ast.Expr, classify *conditionInfo) *Retrier {
 	if backoff == nil || op == nil {
 		return nil
 	}
@@ -306,7 +297,7 @@ func (t *tracer) backoffRetrier(lib string, call *ast.CallExpr, backoff, op, ctx
 		}
 		cond = &c
 	}
-	b := t.waitBackoffOf(backoff, call.Pos())
+	b := t.waitBackoffOf(backoff)
 	attempts := b.attempts()
 	if attempts <= 1 {
 		return nil // one condition at most: no retry
@@ -317,14 +308,14 @@ func (t *tracer) backoffRetrier(lib string, call *ast.CallExpr, backoff, op, ctx
 		Op:         op,
 		Attempts:   limit(attempts),
 		Waits:      !b.durationK || b.durationV > 0, // a zero Duration never waits
-		Delay:      b.delay(t),
+		Delay:      b.delay(),
 		DelayAt:    b.at,
 		Classified: cond.classified,
 		Permanent:  cond.permanent,
 	}
 	r.Fixes = waitFixes(false, lib == clientgoRetryPath)
 	if ctx != nil {
-		r.Context = t.liveContext(ctx)
+		r.Context = t.context(ctx).ends
 	} else if total, ok := b.totalWait(); ok && total <= shortSchedule {
 		// ExponentialBackoff sleeps without a context, but a schedule this
 		// short (client-go's DefaultRetry waits 40ms in all) cannot hold
@@ -357,18 +348,18 @@ var k8sKinds = map[string]int{
 // condition reads a wait.ConditionFunc: whether it goes round (returns
 // false, nil) on the failure of an operation it performs, and how it
 // classifies that failure.
-func (t *tracer) condition(e ast.Expr) conditionInfo {
-	lit := t.condLit(e)
-	if lit == nil {
+func (t *reader) condition(e ast.Expr) conditionInfo {
+	body, in := t.condFunc(e)
+	if body == nil {
 		return conditionInfo{}
 	}
 	info := conditionInfo{known: true}
-	if !t.goesRoundOnError(lit) || t.onlyLocal(lit) {
+	if !in.goesRoundOnError(body) || in.onlyLocal(body) {
 		return info
 	}
-	errs := t.errorVars(lit)
+	errs := in.errorVars(body)
 	run := func(kind string) tri {
-		return t.condVerdict(t.k8sScenario(errs, kind), lit)
+		return in.condVerdict(in.k8sScenario(errs, kind), body)
 	}
 	generic := run("")
 	nonNotFound := false
@@ -377,7 +368,7 @@ func (t *tracer) condition(e ast.Expr) conditionInfo {
 	for _, kind := range sortedKinds() {
 		v := run(kind)
 		all = all && v == triTrue
-		if kind != "IsNotFound" && v == triTrue && t.mentions(lit, kind) {
+		if kind != "IsNotFound" && v == triTrue && in.mentions(body, kind) {
 			nonNotFound = true
 			if c := k8sKinds[kind]; failure.PermanentHTTP(c) {
 				permanent = append(permanent, c)
@@ -402,19 +393,19 @@ var localPackages = map[string]bool{"os": true, "io/fs": true, "path/filepath": 
 
 // onlyLocal reports whether every call in the condition that can fail is
 // into a local package.
-func (t *tracer) onlyLocal(lit *ast.FuncLit) bool {
+func (t *reader) onlyLocal(body *ast.BlockStmt) bool {
 	failing, local := 0, 0
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
+	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
 		}
 		sig, ok := t.info.TypeOf(call.Fun).(*types.Signature)
-		if !ok || sig.Results().Len() == 0 || !isErrorType(sig.Results().At(sig.Results().Len()-1).Type()) {
+		if !ok || sig.Results().Len() == 0 || !isError(sig.Results().At(sig.Results().Len()-1).Type()) {
 			return true
 		}
 		failing++
-		if fn := t.callee(call); fn != nil && fn.Pkg() != nil && localPackages[Path(fn.Pkg())] {
+		if fn := callee(t.info, call); fn != nil && fn.Pkg() != nil && localPackages[Path(fn.Pkg())] {
 			local++
 		}
 		return true
@@ -422,39 +413,41 @@ func (t *tracer) onlyLocal(lit *ast.FuncLit) bool {
 	return failing > 0 && failing == local
 }
 
-// condLit returns the function literal of a condition, through
-// wait.ConditionFunc(...) conversions and .WithContext().
-func (t *tracer) condLit(e ast.Expr) *ast.FuncLit {
+// condFunc returns the body of a condition's function literal and the
+// reader of that body: through variables, helpers, wait.ConditionFunc(...)
+// conversions and .WithContext(). A function of its own is not read: like
+// OnError's retriable, it is taken to retry and classify. The body is nil
+// when there is no literal.
+func (t *reader) condFunc(e ast.Expr) (*ast.BlockStmt, *reader) {
 	for range 4 {
-		e = ast.Unparen(t.resolve(e))
-		call, ok := e.(*ast.CallExpr)
+		x, where := t.value(e)
+		call, ok := ast.Unparen(x).(*ast.CallExpr)
 		if !ok {
 			break
 		}
-		if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
-			e = call.Args[0]
-			continue
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "WithContext" || len(call.Args) != 0 {
+			break
 		}
-		if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "WithContext" && len(call.Args) == 0 {
-			e = sel.X
-			continue
-		}
-		break
+		e, t = sel.X, where
 	}
-	lit, _ := e.(*ast.FuncLit)
-	return lit
+	lit, in := t.funcLit(e)
+	if lit == nil {
+		return nil, t
+	}
+	return lit.Body, in
 }
 
-// goesRoundOnError reports whether the condition has a return false, nil
-// under a test of an error.
-func (t *tracer) goesRoundOnError(lit *ast.FuncLit) bool {
+// goesRoundOnError reports whether the condition, the body of the
+// reader, has a return false, nil under a test of an error.
+func (t *reader) goesRoundOnError(body *ast.BlockStmt) bool {
 	found := false
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
+	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
-			if t.isRetryReturn(n) && t.guardedByError(n, lit) {
+			if t.isRetryReturn(n) && t.guardedByError(n) {
 				found = true
 			}
 		}
@@ -464,26 +457,26 @@ func (t *tracer) goesRoundOnError(lit *ast.FuncLit) bool {
 }
 
 // isRetryReturn reports return false, nil.
-func (t *tracer) isRetryReturn(r *ast.ReturnStmt) bool {
+func (t *reader) isRetryReturn(r *ast.ReturnStmt) bool {
 	if len(r.Results) != 2 {
 		return false
 	}
-	v := t.constOf(r.Results[0])
+	v := t.soleConst(r.Results[0])
 	id, ok := ast.Unparen(r.Results[1]).(*ast.Ident)
 	return v != nil && v.Kind() == constant.Bool && !constant.BoolVal(v) && ok && id.Name == "nil"
 }
 
-// guardedByError reports whether an if or case holding n, inside lit,
-// tests an error value.
-func (t *tracer) guardedByError(n ast.Node, lit *ast.FuncLit) bool {
-	for p := t.parent[n]; p != nil && p != ast.Node(lit); p = t.parent[p] {
+// guardedByError reports whether an if or case holding n, inside the
+// body of the reader, tests an error value.
+func (t *reader) guardedByError(n ast.Node) bool {
+	for p := t.parent(n); p != nil; p = t.parent(p) {
 		var conds []ast.Expr
 		switch p := p.(type) {
 		case *ast.IfStmt:
 			conds = []ast.Expr{p.Cond}
 		case *ast.CaseClause:
 			conds = p.List
-			if sw, ok := t.parent[t.parent[p]].(*ast.SwitchStmt); ok && sw.Tag != nil {
+			if sw, ok := t.parent(t.parent(p)).(*ast.SwitchStmt); ok && sw.Tag != nil {
 				conds = append(conds, sw.Tag)
 			}
 		}
@@ -496,11 +489,11 @@ func (t *tracer) guardedByError(n ast.Node, lit *ast.FuncLit) bool {
 	return false
 }
 
-func (t *tracer) mentionsError(e ast.Expr) bool {
+func (t *reader) mentionsError(e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		if x, ok := n.(ast.Expr); ok {
-			if tv, ok := t.info.Types[x]; ok && isErrorType(tv.Type) {
+			if tv, ok := t.info.Types[x]; ok && isError(tv.Type) {
 				found = true
 			}
 		}
@@ -509,19 +502,16 @@ func (t *tracer) mentionsError(e ast.Expr) bool {
 	return found
 }
 
-func isErrorType(typ types.Type) bool {
-	return typ != nil && types.Identical(typ, types.Universe.Lookup("error").Type())
-}
-
-// errorVars are the error variables declared in the condition.
-func (t *tracer) errorVars(lit *ast.FuncLit) map[types.Object]bool {
+// errorVars are the error variables the condition's body declares or
+// uses.
+func (t *reader) errorVars(body *ast.BlockStmt) map[types.Object]bool {
 	out := map[types.Object]bool{}
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
+	ast.Inspect(body, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
-			if obj := t.info.Defs[id]; obj != nil && isErrorType(obj.Type()) {
+			if obj := t.info.Defs[id]; obj != nil && isError(obj.Type()) {
 				out[obj] = true
 			}
-			if obj := t.info.Uses[id]; obj != nil && isErrorType(obj.Type()) {
+			if obj := t.info.Uses[id]; obj != nil && isError(obj.Type()) {
 				out[obj] = true
 			}
 		}
@@ -532,12 +522,12 @@ func (t *tracer) errorVars(lit *ast.FuncLit) map[types.Object]bool {
 
 // k8sScenario is a failed operation whose error is of kind (an apierrors
 // predicate name; "" for an error no predicate recognises).
-func (t *tracer) k8sScenario(errs map[types.Object]bool, kind string) *scenario {
+func (t *reader) k8sScenario(errs map[types.Object]bool, kind string) *scenario {
 	isErr := func(e ast.Expr) bool {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && errs[t.info.Uses[id]]
 	}
-	s := &scenario{t: t.reader()}
+	s := &scenario{t: t}
 	s.truth = func(e ast.Expr) tri {
 		switch x := e.(type) {
 		case *ast.BinaryExpr:
@@ -550,7 +540,7 @@ func (t *tracer) k8sScenario(errs map[types.Object]bool, kind string) *scenario 
 			}
 			return triOf(x.Op == token.NEQ)
 		case *ast.CallExpr:
-			fn := t.callee(x)
+			fn := callee(t.info, x)
 			if fn != nil && fn.Pkg() != nil && Path(fn.Pkg()) == k8sErrorsPath {
 				if _, ok := k8sKinds[fn.Name()]; ok {
 					return triOf(fn.Name() == kind)
@@ -562,11 +552,11 @@ func (t *tracer) k8sScenario(errs map[types.Object]bool, kind string) *scenario 
 	return s
 }
 
-// condVerdict runs a condition: true when it returns false, nil (goes
-// round), false on any other return.
-func (t *tracer) condVerdict(s *scenario, lit *ast.FuncLit) tri {
+// condVerdict runs a condition's body: true when it returns false, nil
+// (goes round), false on any other return.
+func (t *reader) condVerdict(s *scenario, body *ast.BlockStmt) tri {
 	s.verdict = func(r ast.Expr) tri { return triUnknown }
-	v, _ := s.execReturns(lit.Body.List, func(r *ast.ReturnStmt) tri {
+	v, _ := s.execReturns(body.List, func(r *ast.ReturnStmt) tri {
 		if t.isRetryReturn(r) {
 			return triTrue
 		}
@@ -575,12 +565,12 @@ func (t *tracer) condVerdict(s *scenario, lit *ast.FuncLit) tri {
 	return v
 }
 
-// mentions reports whether the literal calls the apierrors predicate name.
-func (t *tracer) mentions(lit ast.Node, name string) bool {
+// mentions reports whether n calls the apierrors predicate name.
+func (t *reader) mentions(n ast.Node, name string) bool {
 	found := false
-	ast.Inspect(lit, func(n ast.Node) bool {
+	ast.Inspect(n, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
-			if fn := t.callee(call); isFunc(fn, k8sErrorsPath, name) {
+			if fn := callee(t.info, call); isFunc(fn, k8sErrorsPath, name) {
 				found = true
 			}
 		}

@@ -105,7 +105,7 @@ func TestWaitBackoffSchedule(t *testing.T) {
 	if !ok || total < 310e6 || total > 341e6 {
 		t.Errorf("DefaultBackoff waits %v in all (known %v), want 310ms to 341ms", total, ok)
 	}
-	if d := b.delay(newTracer(nil, nil)); !d.Grows || !d.Random || !d.Capped {
+	if d := b.delay(); !d.Grows || !d.Random || !d.Capped {
 		t.Errorf("DefaultBackoff's wait is %+v, want growing, random and short", d)
 	}
 }

@@ -708,6 +708,18 @@ func (t *reader) funcOf(e ast.Expr) (*ast.FuncType, *ast.BlockStmt, *reader) {
 	return nil, nil, where
 }
 
+// funcLit returns the function literal e denotes, following it as value
+// does, and the reader of its body; nil when e denotes no literal (a
+// function of its own, one of another package, a parameter).
+func (t *reader) funcLit(e ast.Expr) (*ast.FuncLit, *reader) {
+	v, where := t.value(e)
+	lit, ok := ast.Unparen(v).(*ast.FuncLit)
+	if !ok {
+		return nil, t
+	}
+	return lit, where.at(lit.Body, lit.Body.End())
+}
+
 // enclosingLoop returns the innermost for or range statement of body
 // that holds pos, nil if none does. Loops of nested function literals do
 // not count.
