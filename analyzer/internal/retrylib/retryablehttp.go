@@ -33,7 +33,7 @@ var httpRequestMethods = map[string]bool{"Do": true, "Get": true, "Head": true, 
 // Post and PostForm of the default client, and a NewClient whose client
 // leaves the function unused (configured here, used elsewhere).
 func retryablehttp(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.BlockStmt) *Retrier {
-	t := newTracer(info, enclosing)
+	t := newReader(info, call, enclosing)
 	sig, _ := fn.Type().(*types.Signature)
 	if sig == nil {
 		return nil
@@ -43,7 +43,7 @@ func retryablehttp(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosi
 		if !ok || !isHTTPClient(sig.Recv().Type()) || !httpRequestMethods[fn.Name()] {
 			return nil
 		}
-		cfg := t.httpClient(sel.X, call.Pos())
+		cfg := t.httpClient(sel.X)
 		ctx := true
 		switch fn.Name() {
 		case "Do":
@@ -60,16 +60,18 @@ func retryablehttp(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosi
 		cfg := httpConfig{at: call}
 		return cfg.retrier(t, call, false, false)
 	case "NewClient":
-		key, escapes := t.clientKey(call)
-		if !escapes && t.sendsRequest(key) {
+		client, escapes := t.clientRef(call)
+		if !escapes && t.sendsRequest(client) {
 			return nil // read at its requests
 		}
 		cfg := httpConfig{at: call}
-		if key != "" {
-			cfg.set(t, t.fieldSets(key), token.NoPos)
+		if t.body != nil {
+			set := newFields()
+			t.setOn(set, client, t.body, t.body.End())
+			cfg.set(set)
 		}
 		r := cfg.retrier(t, call, true, true)
-		if r != nil && cfg.backoff == nil && t.passedOn(key) {
+		if r != nil && cfg.backoff == nil && t.passedOn(client) {
 			// Handed to a function that may set its Backoff.
 			r.Delay = Delay{Unknown: true}
 		}
@@ -99,25 +101,24 @@ type httpConfig struct {
 	backoff, checkRetry        ast.Expr
 }
 
-// httpClient reads the configuration of the client x names at pos.
-func (t *tracer) httpClient(x ast.Expr, pos token.Pos) httpConfig {
+// httpClient reads the configuration of the client x names at the use:
+// a NewClient call or a Client literal in the function, and the fields
+// set on x before the use. A client built in another function is read,
+// and reported, where it is built.
+func (t *reader) httpClient(x ast.Expr) httpConfig {
 	var cfg httpConfig
-	cfg.fromValue(t, x)
-	key := keyOf(x)
-	if cfg.at == nil && key != "" {
-		if o := t.origin(key, pos); o != nil && o.Index == 0 {
-			cfg.fromValue(t, o.Value)
-		}
+	if v, where := t.value(x); where.body == t.body {
+		cfg.fromValue(where, v)
 	}
-	if key != "" {
-		cfg.set(t, t.fieldSets(key), pos)
-	}
+	set := newFields()
+	t.setOn(set, t.refOf(x), t.body, t.use)
+	cfg.set(set)
 	return cfg
 }
 
 // fromValue reads a NewClient call or a Client struct literal.
-func (cfg *httpConfig) fromValue(t *tracer, v ast.Expr) {
-	if _, ok := t.calls(v, retryablehttpPath, "NewClient"); ok {
+func (cfg *httpConfig) fromValue(t *reader, v ast.Expr) {
+	if _, ok := isCall(t.info, v, retryablehttpPath, "NewClient"); ok {
 		cfg.at = v
 		return
 	}
@@ -125,20 +126,15 @@ func (cfg *httpConfig) fromValue(t *tracer, v ast.Expr) {
 		if tv, ok := t.info.Types[lit]; ok && isHTTPClient(tv.Type) {
 			cfg.at = lit
 			cfg.literal = true
-			for name, val := range literalFields(lit) {
-				cfg.field(name, val)
-			}
+			cfg.set(structFields(lit))
 		}
 	}
 }
 
-// set applies the fields set on the client before pos (all of them when
-// pos is NoPos).
-func (cfg *httpConfig) set(t *tracer, sets []fieldSet, pos token.Pos) {
-	for _, s := range sets {
-		if pos == token.NoPos || s.At.Pos() < pos {
-			cfg.field(s.Field, s.Value)
-		}
+// set applies fields set on the client.
+func (cfg *httpConfig) set(f fields) {
+	for name, v := range f.value {
+		cfg.field(name, v)
 	}
 }
 
@@ -160,34 +156,34 @@ func (cfg *httpConfig) field(name string, v ast.Expr) {
 // intField reads an int field: its value, the default when it is left at
 // NewClient's, zero when a struct literal leaves it out, and the default
 // again when its value cannot be read.
-func (cfg *httpConfig) intField(t *tracer, e ast.Expr, def int64) int64 {
+func (cfg *httpConfig) intField(t *reader, e ast.Expr, def int64) int64 {
 	if e == nil {
 		if cfg.literal {
 			return 0
 		}
 		return def
 	}
-	if n, ok := t.intOf(e); ok {
+	if n, ok := t.integer(e); ok {
 		return n
 	}
 	return def
 }
 
-func (cfg *httpConfig) durField(t *tracer, e ast.Expr, def time.Duration) (time.Duration, bool) {
+func (cfg *httpConfig) durField(t *reader, e ast.Expr, def time.Duration) (time.Duration, bool) {
 	if e == nil {
 		if cfg.literal {
 			return 0, true
 		}
 		return def, true
 	}
-	return t.durationOf(e)
+	return t.duration(e)
 }
 
 // retrier builds the Retrier of a request sent by the client.
 //
 // configOnly is set for a call that configures a client used elsewhere
 // (NewClient, StandardClient).
-func (cfg httpConfig) retrier(t *tracer, call *ast.CallExpr, ctx, configOnly bool) *Retrier {
+func (cfg httpConfig) retrier(t *reader, call *ast.CallExpr, ctx, configOnly bool) *Retrier {
 	retries := cfg.intField(t, cfg.retryMax, httpDefaultRetryMax)
 	if retries <= 0 {
 		return nil // RetryMax 0: one attempt, no retry
@@ -221,13 +217,13 @@ func (cfg httpConfig) retrier(t *tracer, call *ast.CallExpr, ctx, configOnly boo
 }
 
 // httpFixes says how to fix a client in retryablehttp's terms.
-func httpFixes(t *tracer, cfg httpConfig, d Delay) map[string]string {
+func httpFixes(t *reader, cfg httpConfig, d Delay) map[string]string {
 	jitter := "set Backoff to retryablehttp.LinearJitterBackoff with RetryWaitMin below RetryWaitMax, or to a Backoff that adds jitter"
 	if d.Grows && cfg.backoff != nil && !d.Random {
 		jitter = "give LinearJitterBackoff room to jitter (RetryWaitMin below RetryWaitMax), or use a Backoff that adds jitter"
 	}
 	capFix := "clamp the Backoff's result to its max argument (RetryWaitMax)"
-	if b := cfg.backoff; b != nil && (t.refersTo(b, retryablehttpPath, "LinearJitterBackoff") || t.refersTo(b, retryablehttpPath, "RateLimitLinearJitterBackoff")) {
+	if b, where := t.value(cfg.backoff); b != nil && (refersTo(where.info, b, retryablehttpPath, "LinearJitterBackoff") || refersTo(where.info, b, retryablehttpPath, "RateLimitLinearJitterBackoff")) {
 		capFix = "LinearJitterBackoff has no cap: keep RetryMax small, or clamp the wait in a Backoff of your own"
 	}
 	return map[string]string{
@@ -243,7 +239,7 @@ func httpFixes(t *tracer, cfg httpConfig, d Delay) map[string]string {
 
 // delay reads the wait of the configured Backoff between RetryWaitMin and
 // RetryWaitMax.
-func (cfg httpConfig) delay(t *tracer, retries int64) Delay {
+func (cfg httpConfig) delay(t *reader, retries int64) Delay {
 	if cfg.at == nil && cfg.backoff == nil {
 		// A client built elsewhere: its wait is read, and reported,
 		// where it is configured.
@@ -252,21 +248,21 @@ func (cfg httpConfig) delay(t *tracer, retries int64) Delay {
 	lo, loKnown := cfg.durField(t, cfg.waitMin, httpDefaultWaitMin)
 	hi, hiKnown := cfg.durField(t, cfg.waitMax, httpDefaultWaitMax)
 	both := loKnown && hiKnown
-	b := cfg.backoff
+	b, where := t.value(cfg.backoff)
 	switch {
-	case b == nil || t.refersTo(b, retryablehttpPath, "DefaultBackoff"):
+	case b == nil || refersTo(where.info, b, retryablehttpPath, "DefaultBackoff"):
 		if both && hi <= lo {
 			return Delay{Value: (min(lo, hi)).String()} // min<<n clipped to max: the same every time
 		}
 		return Delay{Grows: true, Capped: true}
-	case t.refersTo(b, retryablehttpPath, "LinearJitterBackoff"), t.refersTo(b, retryablehttpPath, "RateLimitLinearJitterBackoff"):
+	case refersTo(where.info, b, retryablehttpPath, "LinearJitterBackoff"), refersTo(where.info, b, retryablehttpPath, "RateLimitLinearJitterBackoff"):
 		// attempt × a random point in [min, max): linear, finite with RetryMax.
 		d := Delay{Grows: true, Random: !(both && hi <= lo)}
 		d.Capped = !hiKnown || time.Duration(retries)*max(lo, hi) <= longestFiniteWait
 		return d
 	}
-	if lit := t.funcLit(b); lit != nil {
-		if d, ok := t.reader().funcDelay(lit.Type, lit.Body, 2); ok {
+	if ft, body, in := t.funcOf(cfg.backoff); body != nil {
+		if d, ok := in.funcDelay(ft, body, 2); ok {
 			return d
 		}
 	}
@@ -281,30 +277,35 @@ const longestFiniteWait = ShortSchedule
 // can end: NewRequestWithContext(ctx), req.WithContext(ctx) or
 // FromRequest of an *http.Request made with one; NewRequest carries
 // context.Background().
-func (t *tracer) requestContext(req ast.Expr) bool {
-	for range 8 {
-		v := ast.Unparen(t.resolve(req))
+func (t *reader) requestContext(req ast.Expr) bool {
+	for range maxTrace {
+		v, where := t.value(req)
 		if id, ok := v.(*ast.Ident); ok {
-			o := t.origin(id.Name, id.Pos())
-			if o == nil || o.Index != 0 {
+			// req, err := retryablehttp.NewRequest(...): the call.
+			o, ok := where.info.Uses[id].(*types.Var)
+			if !ok {
 				return true
 			}
-			v = ast.Unparen(o.Value)
+			rhs, index, w := where.lastAssignment(o)
+			if rhs == nil || index != 0 {
+				return true
+			}
+			v, where = rhs, w
 		}
-		call, ok := v.(*ast.CallExpr)
+		call, ok := ast.Unparen(v).(*ast.CallExpr)
 		if !ok {
 			return true
 		}
-		fn := t.callee(call)
+		fn := callee(where.info, call)
 		switch {
 		case isFunc(fn, retryablehttpPath, "NewRequestWithContext"), isFunc(fn, "net/http", "NewRequestWithContext"):
-			return len(call.Args) > 0 && t.liveContext(call.Args[0])
+			return len(call.Args) > 0 && where.context(call.Args[0]).ends
 		case isFunc(fn, retryablehttpPath, "NewRequest"), isFunc(fn, "net/http", "NewRequest"):
 			return false
 		case fn != nil && fn.Name() == "WithContext" && len(call.Args) == 1:
-			return t.liveContext(call.Args[0])
+			return where.context(call.Args[0]).ends
 		case isFunc(fn, retryablehttpPath, "FromRequest") && len(call.Args) == 1:
-			req = call.Args[0]
+			req, t = call.Args[0], where
 		default:
 			return true
 		}
@@ -312,66 +313,71 @@ func (t *tracer) requestContext(req ast.Expr) bool {
 	return true
 }
 
-// clientKey names where the client a NewClient call builds is kept, and
+// clientRef names where the client a NewClient call builds is kept, and
 // reports whether it leaves the function (returned, stored in a field or
 // a struct, passed on).
-func (t *tracer) clientKey(call ast.Expr) (key string, escapes bool) {
+func (t *reader) clientRef(call ast.Expr) (client ref, escapes bool) {
 	n := ast.Node(call)
-	if u, ok := t.up(call).(*ast.UnaryExpr); ok && u.Op == token.AND {
+	if u, ok := t.parent(call).(*ast.UnaryExpr); ok && u.Op == token.AND {
 		n = u
 	}
-	switch p := t.up(n).(type) {
+	switch p := t.parent(n).(type) {
 	case *ast.AssignStmt:
 		for i, r := range p.Rhs {
 			if ast.Unparen(r) == n && i < len(p.Lhs) {
-				key = keyOf(p.Lhs[i])
-				_, isVar := ast.Unparen(p.Lhs[i]).(*ast.Ident)
-				return key, !isVar || t.keyEscapes(key)
+				id, isVar := ast.Unparen(p.Lhs[i]).(*ast.Ident)
+				return t.refOf(p.Lhs[i]), !isVar || t.escapes(id)
 			}
 		}
 	case *ast.ValueSpec:
 		for i, v := range p.Values {
 			if ast.Unparen(v) == n && i < len(p.Names) {
-				return p.Names[i].Name, t.keyEscapes(p.Names[i].Name)
+				return t.refOf(p.Names[i]), t.escapes(p.Names[i])
 			}
 		}
 	case *ast.SelectorExpr:
-		return "", false // retryablehttp.NewClient().Do(req): read at the request
+		return nil, false // retryablehttp.NewClient().Do(req): read at the request
 	case *ast.KeyValueExpr:
 		// &Service{http: retryablehttp.NewClient()}: configured later as
 		// s.http.Backoff = ..., when the struct is kept in a variable.
 		id, ok := p.Key.(*ast.Ident)
-		lit, isLit := t.up(p).(*ast.CompositeLit)
+		lit, isLit := t.parent(p).(*ast.CompositeLit)
 		if !ok || !isLit {
 			break
 		}
-		if owner, _ := t.clientKey(lit); owner != "" {
-			return owner + "." + id.Name, true
+		field, isField := t.info.ObjectOf(id).(*types.Var)
+		if owner, _ := t.clientRef(lit); owner != nil && isField {
+			return append(owner[:len(owner):len(owner)], field), true
 		}
 	}
-	return "", true
+	return nil, true
 }
 
-// keyEscapes reports whether a local client variable leaves the function.
-func (t *tracer) keyEscapes(key string) bool {
+// escapes reports whether the local client variable id declares or
+// names leaves the function.
+func (t *reader) escapes(id *ast.Ident) bool {
+	v := t.info.ObjectOf(id)
+	if v == nil || t.body == nil {
+		return false
+	}
 	escapes := false
-	t.inspect(func(n ast.Node) bool {
-		id, ok := n.(*ast.Ident)
-		if !ok || id.Name != key {
+	ast.Inspect(t.body, func(n ast.Node) bool {
+		x, ok := n.(*ast.Ident)
+		if !ok || t.info.Uses[x] != v {
 			return true
 		}
-		switch p := t.up(id).(type) {
+		switch p := t.parent(x).(type) {
 		case *ast.ReturnStmt, *ast.KeyValueExpr, *ast.CompositeLit:
 			escapes = true
 		case *ast.CallExpr:
 			for _, a := range p.Args {
-				if ast.Unparen(a) == ast.Expr(id) {
+				if ast.Unparen(a) == ast.Expr(x) {
 					escapes = true
 				}
 			}
 		case *ast.AssignStmt:
 			for _, r := range p.Rhs {
-				if ast.Unparen(r) == ast.Expr(id) {
+				if ast.Unparen(r) == ast.Expr(x) {
 					escapes = true
 				}
 			}
@@ -383,23 +389,23 @@ func (t *tracer) keyEscapes(key string) bool {
 	return escapes
 }
 
-// passedOn reports whether the client key names is given to a function
-// outside retryablehttp, which may configure it.
-func (t *tracer) passedOn(key string) bool {
-	if key == "" {
+// passedOn reports whether the client is given to a function outside
+// retryablehttp, which may configure it.
+func (t *reader) passedOn(client ref) bool {
+	if client == nil || t.body == nil {
 		return false
 	}
 	found := false
-	t.inspect(func(n ast.Node) bool {
+	ast.Inspect(t.body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return !found
 		}
-		if fn := t.callee(call); fn != nil && fn.Pkg() != nil && Path(fn.Pkg()) == retryablehttpPath {
+		if fn := callee(t.info, call); fn != nil && fn.Pkg() != nil && Path(fn.Pkg()) == retryablehttpPath {
 			return true
 		}
 		for _, a := range call.Args {
-			if keyOf(a) == key {
+			if t.refers(a, client) {
 				found = true
 			}
 		}
@@ -409,20 +415,20 @@ func (t *tracer) passedOn(key string) bool {
 }
 
 // sendsRequest reports whether the function sends a request through the
-// client key names.
-func (t *tracer) sendsRequest(key string) bool {
-	if key == "" {
+// client.
+func (t *reader) sendsRequest(client ref) bool {
+	if client == nil || t.body == nil {
 		return false
 	}
 	found := false
-	t.inspect(func(n ast.Node) bool {
+	ast.Inspect(t.body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
 		}
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if ok && httpRequestMethods[sel.Sel.Name] && keyOf(sel.X) == key {
-			if fn := t.callee(call); fn != nil && fn.Pkg() != nil && Path(fn.Pkg()) == retryablehttpPath {
+		if ok && httpRequestMethods[sel.Sel.Name] && t.refers(sel.X, client) {
+			if fn := callee(t.info, call); fn != nil && fn.Pkg() != nil && Path(fn.Pkg()) == retryablehttpPath {
 				found = true
 			}
 		}
@@ -434,17 +440,17 @@ func (t *tracer) sendsRequest(key string) bool {
 // checkRetry reads a CheckRetry policy: the library's policies classify;
 // a function literal is run for a connection error and for each status,
 // and classifies unless it retries them all.
-func (t *tracer) checkRetry(e ast.Expr) (classified bool, permanent []string) {
-	if e == nil || t.refersTo(e, retryablehttpPath, "DefaultRetryPolicy") || t.refersTo(e, retryablehttpPath, "ErrorPropagatedRetryPolicy") {
+func (t *reader) checkRetry(e ast.Expr) (classified bool, permanent []string) {
+	if e == nil || refersTo(t.info, e, retryablehttpPath, "DefaultRetryPolicy") || refersTo(t.info, e, retryablehttpPath, "ErrorPropagatedRetryPolicy") {
 		return true, nil
 	}
-	lit := t.funcLit(e)
+	lit, in := t.funcLit(e)
 	if lit == nil {
-		return true, nil // a policy of its own, not visible here
+		return true, nil // a policy of its own, taken to classify
 	}
-	resp, errp := paramObj(t.info, lit.Type, 1), paramObj(t.info, lit.Type, 2)
+	resp, errp := paramObj(in.info, lit.Type, 1), paramObj(in.info, lit.Type, 2)
 	run := func(status int, failed bool) tri {
-		s := t.httpScenario(resp, errp, status, failed)
+		s := in.httpScenario(resp, errp, status, failed)
 		return s.retries(lit.Body)
 	}
 	all := run(0, true) == triTrue
@@ -468,7 +474,7 @@ func (t *tracer) checkRetry(e ast.Expr) (classified bool, permanent []string) {
 
 // httpScenario is one outcome of a request: a connection error (failed),
 // or a response with the status.
-func (t *tracer) httpScenario(resp, errp types.Object, status int, failed bool) *scenario {
+func (t *reader) httpScenario(resp, errp types.Object, status int, failed bool) *scenario {
 	is := func(e ast.Expr, obj types.Object) bool {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && obj != nil && t.info.Uses[id] == obj
@@ -477,7 +483,7 @@ func (t *tracer) httpScenario(resp, errp types.Object, status int, failed bool) 
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && id.Name == "nil"
 	}
-	s := &scenario{t: t.reader()}
+	s := &scenario{t: t}
 	s.value = func(e ast.Expr) constant.Value {
 		if sel, ok := e.(*ast.SelectorExpr); ok && sel.Sel.Name == "StatusCode" && is(sel.X, resp) && !failed {
 			return constant.MakeInt64(int64(status))
@@ -522,7 +528,7 @@ func (t *tracer) httpScenario(resp, errp types.Object, status int, failed bool) 
 			}
 			return isNilNow.not()
 		case *ast.CallExpr:
-			if _, ok := t.calls(x, retryablehttpPath, "DefaultRetryPolicy", "ErrorPropagatedRetryPolicy"); ok {
+			if _, ok := isCall(t.info, x, retryablehttpPath, "DefaultRetryPolicy", "ErrorPropagatedRetryPolicy"); ok {
 				return triOf(failed || status == 429 || (status >= 500 && status != 501))
 			}
 		}
@@ -534,15 +540,19 @@ func (t *tracer) httpScenario(resp, errp types.Object, status int, failed bool) 
 
 // policyError reports whether e is the error result of the library's
 // retry policy name, kept in a variable: ok, perr := policy(ctx, resp, err).
-func (t *tracer) policyError(e ast.Expr, name string) bool {
+func (t *reader) policyError(e ast.Expr, name string) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
 		return false
 	}
-	as := t.assignments(id.Name)
-	if len(as) != 1 || as[0].Index != 1 {
+	v, ok := t.info.Uses[id].(*types.Var)
+	if !ok {
 		return false
 	}
-	_, ok = t.calls(as[0].Value, retryablehttpPath, name)
+	value, index, ok := t.soleAssignment(v)
+	if !ok || index != 1 {
+		return false
+	}
+	_, ok = isCall(t.info, value, retryablehttpPath, name)
 	return ok
 }
