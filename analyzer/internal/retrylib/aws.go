@@ -42,7 +42,7 @@ func awsRetry(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *a
 	if sig, _ := fn.Type().(*types.Signature); sig == nil || sig.Recv() != nil {
 		return nil
 	}
-	t := newTracer(info, enclosing)
+	t := newReader(info, call, enclosing)
 	switch path := Path(fn.Pkg()); {
 	case path == awsRetryPath && slices.Contains(awsRetryerCalls, fn.Name()):
 		if t.wrappedLater(call) {
@@ -55,7 +55,7 @@ func awsRetry(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *a
 			return nil // ignored when a Retryer is given
 		}
 		cfg := awsDefaults(call)
-		if n, ok := t.intOf(call.Args[0]); ok && n != 0 {
+		if n, ok := t.integer(call.Args[0]); ok && n != 0 {
 			cfg.attempts = limit(n) // 0 leaves the default
 		}
 		return cfg.retrier(call)
@@ -118,37 +118,40 @@ func (cfg awsConfig) retrier(call *ast.CallExpr) *Retrier {
 
 func isDefaultAWSDelay(d Delay) bool { return d == Delay{Grows: true, Random: true, Capped: true} }
 
+// awsWrappers are the functions of aws/retry that wrap a retryer.
+var awsWrappers = []string{"AddWithMaxAttempts", "AddWithMaxBackoffDelay", "AddWithErrorCodes"}
+
 // wrappedLater reports whether the retryer a call builds is handed to an
 // AddWith* wrapper in the function, directly or through a variable: the
 // wrapper is the configuration read.
-func (t *tracer) wrappedLater(call *ast.CallExpr) bool {
-	if p, ok := t.up(call).(*ast.CallExpr); ok && len(p.Args) > 0 && ast.Unparen(p.Args[0]) == ast.Expr(call) {
-		if _, ok := t.calls(p, awsRetryPath, "AddWithMaxAttempts", "AddWithMaxBackoffDelay", "AddWithErrorCodes"); ok {
+func (t *reader) wrappedLater(call *ast.CallExpr) bool {
+	if p, ok := t.parent(call).(*ast.CallExpr); ok && len(p.Args) > 0 && ast.Unparen(p.Args[0]) == ast.Expr(call) {
+		if _, ok := isCall(t.info, p, awsRetryPath, awsWrappers...); ok {
 			return true
 		}
 	}
-	key := ""
-	switch p := t.up(call).(type) {
+	var held ref
+	switch p := t.parent(call).(type) {
 	case *ast.AssignStmt:
 		for i, r := range p.Rhs {
 			if ast.Unparen(r) == ast.Expr(call) && i < len(p.Lhs) {
-				key = keyOf(p.Lhs[i])
+				held = t.refOf(p.Lhs[i])
 			}
 		}
 	case *ast.ValueSpec:
 		for i, v := range p.Values {
 			if ast.Unparen(v) == ast.Expr(call) && i < len(p.Names) {
-				key = p.Names[i].Name
+				held = t.refOf(p.Names[i])
 			}
 		}
 	}
-	if key == "" {
+	if held == nil || t.body == nil {
 		return false
 	}
 	found := false
-	t.inspect(func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && c.Pos() > call.Pos() && len(c.Args) > 0 && keyOf(c.Args[0]) == key {
-			if _, ok := t.calls(c, awsRetryPath, "AddWithMaxAttempts", "AddWithMaxBackoffDelay", "AddWithErrorCodes"); ok {
+	ast.Inspect(t.body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && c.Pos() > call.Pos() && len(c.Args) > 0 && t.refers(c.Args[0], held) {
+			if _, ok := isCall(t.info, c, awsRetryPath, awsWrappers...); ok {
 				found = true
 			}
 		}
@@ -159,13 +162,13 @@ func (t *tracer) wrappedLater(call *ast.CallExpr) bool {
 
 // hasSiblingOption reports whether the call is an argument of a call that
 // also takes path.name(...) as an argument.
-func (t *tracer) hasSiblingOption(call *ast.CallExpr, path, name string) bool {
-	p, ok := t.up(call).(*ast.CallExpr)
+func (t *reader) hasSiblingOption(call *ast.CallExpr, path, name string) bool {
+	p, ok := t.parent(call).(*ast.CallExpr)
 	if !ok {
 		return false
 	}
 	for _, a := range p.Args {
-		if _, ok := t.calls(a, path, name); ok {
+		if _, ok := isCall(t.info, a, path, name); ok {
 			return true
 		}
 	}
@@ -173,21 +176,21 @@ func (t *tracer) hasSiblingOption(call *ast.CallExpr, path, name string) bool {
 }
 
 // awsRetryer reads the retryer an expression gives.
-func (t *tracer) awsRetryer(e ast.Expr, depth int) awsConfig {
+func (t *reader) awsRetryer(e ast.Expr, depth int) awsConfig {
 	if depth > 8 {
 		return awsDefaults(e)
 	}
-	v := ast.Unparen(t.resolve(e))
+	v, where := t.value(e)
 	if lit := compositeOf(v); lit != nil {
-		if tv, ok := t.info.Types[lit]; ok && isNamed(tv.Type, awsPath, "NopRetryer") {
+		if tv, ok := where.info.Types[lit]; ok && isNamed(tv.Type, awsPath, "NopRetryer") {
 			return awsConfig{none: true}
 		}
 	}
-	call, ok := v.(*ast.CallExpr)
+	call, ok := ast.Unparen(v).(*ast.CallExpr)
 	if !ok {
 		return awsDefaults(e)
 	}
-	fn := t.callee(call)
+	fn := callee(where.info, call)
 	arg := func(i int) ast.Expr {
 		if i < len(call.Args) {
 			return call.Args[i]
@@ -198,31 +201,31 @@ func (t *tracer) awsRetryer(e ast.Expr, depth int) awsConfig {
 	case isFunc(fn, awsRetryPath, "NewStandard"):
 		cfg := awsDefaults(call)
 		for _, opt := range call.Args {
-			t.standardOption(&cfg, opt)
+			where.standardOption(&cfg, opt)
 		}
 		return cfg
 	case isFunc(fn, awsRetryPath, "NewAdaptiveMode"):
 		cfg := awsDefaults(call)
 		for _, opt := range call.Args {
-			t.adaptiveOption(&cfg, opt)
+			where.adaptiveOption(&cfg, opt)
 		}
 		return cfg
 	case isFunc(fn, awsRetryPath, "AddWithMaxAttempts") && arg(1) != nil:
-		cfg := t.awsRetryer(arg(0), depth+1)
-		if n, ok := t.intOf(arg(1)); ok {
+		cfg := where.awsRetryer(arg(0), depth+1)
+		if n, ok := where.integer(arg(1)); ok {
 			cfg.attempts = limit(n)
 		}
 		return cfg
 	case isFunc(fn, awsRetryPath, "AddWithMaxBackoffDelay") && arg(1) != nil:
-		cfg := t.awsRetryer(arg(0), depth+1)
+		cfg := where.awsRetryer(arg(0), depth+1)
 		cfg.delay = Delay{Grows: true, Random: true, Capped: true}
 		cfg.delayAt = call
 		return cfg
 	case isFunc(fn, awsRetryPath, "AddWithErrorCodes") && arg(0) != nil:
-		cfg := t.awsRetryer(arg(0), depth+1)
+		cfg := where.awsRetryer(arg(0), depth+1)
 		var codes []string
 		for _, a := range call.Args[1:] {
-			if s, ok := t.stringOf(a); ok && slices.Contains(awsPermanentCodes, s) {
+			if s, ok := where.text(a); ok && slices.Contains(awsPermanentCodes, s) {
 				codes = append(codes, s)
 			}
 		}
@@ -230,6 +233,22 @@ func (t *tracer) awsRetryer(e ast.Expr, depth int) awsConfig {
 		return cfg
 	}
 	return awsDefaults(e)
+}
+
+// joinPermanent merges lists of permanent failures, keeping the first
+// occurrence of each.
+func joinPermanent(lists ...[]string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range lists {
+		for _, s := range l {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 func awsPermanent(codes []string) []string {
@@ -243,101 +262,81 @@ func awsPermanent(codes []string) []string {
 	return out
 }
 
-// optionBody returns the body and parameter of a functional option: a
-// function literal, or a local variable holding one.
-func (t *tracer) optionBody(opt ast.Expr) (*ast.FuncLit, string) {
-	lit := t.funcLit(opt)
-	if lit == nil || len(lit.Type.Params.List) != 1 || len(lit.Type.Params.List[0].Names) != 1 {
-		return nil, ""
+// optionParam returns the one parameter of a functional option, nil
+// when it has not one named parameter.
+func (t *reader) optionParam(ft *ast.FuncType) types.Object {
+	if ft == nil || len(ft.Params.List) != 1 || len(ft.Params.List[0].Names) != 1 {
+		return nil
 	}
-	return lit, lit.Type.Params.List[0].Names[0].Name
+	return t.info.Defs[ft.Params.List[0].Names[0]]
 }
 
-// standardOption applies a func(*retry.StandardOptions).
-func (t *tracer) standardOption(cfg *awsConfig, opt ast.Expr) {
-	lit, o := t.optionBody(opt)
-	if lit == nil {
+// optionSets calls set for each field a functional option (a literal, a
+// variable holding one, a function of the package) assigns on its
+// parameter: o.MaxAttempts = 5. in reads the option's body.
+func (t *reader) optionSets(opt ast.Expr, set func(in *reader, field string, v ast.Expr)) {
+	ft, body, in := t.funcOf(opt)
+	o := in.optionParam(ft)
+	if body == nil || o == nil {
 		return
 	}
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
+	ast.Inspect(body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || len(as.Lhs) != len(as.Rhs) {
 			return true
 		}
 		for i, lhs := range as.Lhs {
-			sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
-			if !ok || keyOf(sel.X) != o {
-				continue
-			}
-			v := as.Rhs[i]
-			switch sel.Sel.Name {
-			case "MaxAttempts":
-				if n, ok := t.intOf(v); ok && n > 0 {
-					cfg.attempts = limit(n) // NewStandard takes <= 0 as the default
-				}
-			case "Backoff":
-				cfg.delay, cfg.delayAt = t.awsBackoff(v), v
-			case "Retryables":
-				t.awsRetryables(cfg, v)
+			if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && in.refers(sel.X, ref{o}) {
+				set(in, sel.Sel.Name, as.Rhs[i])
 			}
 		}
 		return true
+	})
+}
+
+// standardOption applies a func(*retry.StandardOptions).
+func (t *reader) standardOption(cfg *awsConfig, opt ast.Expr) {
+	t.optionSets(opt, func(in *reader, field string, v ast.Expr) {
+		switch field {
+		case "MaxAttempts":
+			if n, ok := in.integer(v); ok && n > 0 {
+				cfg.attempts = limit(n) // NewStandard takes <= 0 as the default
+			}
+		case "Backoff":
+			cfg.delay, cfg.delayAt = in.awsBackoff(v), v
+		case "Retryables":
+			in.awsRetryables(cfg, v)
+		}
 	})
 }
 
 // adaptiveOption applies a func(*retry.AdaptiveModeOptions): the standard
 // options it carries.
-func (t *tracer) adaptiveOption(cfg *awsConfig, opt ast.Expr) {
-	lit, o := t.optionBody(opt)
-	if lit == nil {
-		return
-	}
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || len(as.Lhs) != len(as.Rhs) {
-			return true
+func (t *reader) adaptiveOption(cfg *awsConfig, opt ast.Expr) {
+	t.optionSets(opt, func(in *reader, field string, v ast.Expr) {
+		if field != "StandardOptions" {
+			return
 		}
-		for i, lhs := range as.Lhs {
-			sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
-			if !ok || keyOf(sel.X) != o || sel.Sel.Name != "StandardOptions" {
-				continue
-			}
-			for _, e := range t.listItems(as.Rhs[i]) {
-				t.standardOption(cfg, e)
-			}
+		opts, _ := in.sliceElems(v, 0)
+		for _, e := range opts {
+			in.standardOption(cfg, e)
 		}
-		return true
 	})
 }
 
-// listItems returns the elements a slice value is built of: a slice
-// literal, or append(s, items...).
-func (t *tracer) listItems(e ast.Expr) []ast.Expr {
-	e = ast.Unparen(e)
-	if lit, ok := e.(*ast.CompositeLit); ok {
-		return lit.Elts
-	}
-	if call, ok := e.(*ast.CallExpr); ok {
-		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "append" && len(call.Args) > 0 {
-			if _, ok := t.info.Uses[id].(*types.Builtin); ok {
-				return call.Args[1:]
-			}
-		}
-	}
-	return nil
-}
-
 // awsBackoff reads a BackoffDelayer.
-func (t *tracer) awsBackoff(v ast.Expr) Delay {
-	if _, ok := t.calls(v, awsRetryPath, "NewExponentialJitterBackoff"); ok {
+func (t *reader) awsBackoff(v ast.Expr) Delay {
+	x, where := t.valueUntil(v, func(e ast.Expr, in *reader) bool {
+		_, ok := conversionTo(in.info, e, awsRetryPath, "BackoffDelayerFunc")
+		return ok
+	})
+	if _, ok := isCall(where.info, x, awsRetryPath, "NewExponentialJitterBackoff"); ok {
 		return Delay{Grows: true, Random: true, Capped: true}
 	}
-	if call, ok := ast.Unparen(v).(*ast.CallExpr); ok && len(call.Args) == 1 {
-		if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() && isNamed(tv.Type, awsRetryPath, "BackoffDelayerFunc") {
-			if lit := t.funcLit(call.Args[0]); lit != nil {
-				if d, ok := t.reader().funcDelay(lit.Type, lit.Body, 0); ok {
-					return d
-				}
+	if f, ok := conversionTo(where.info, x, awsRetryPath, "BackoffDelayerFunc"); ok {
+		if ft, body, in := where.funcOf(f); body != nil {
+			if d, ok := in.funcDelay(ft, body, 0); ok {
+				return d
 			}
 		}
 	}
@@ -346,8 +345,9 @@ func (t *tracer) awsBackoff(v ast.Expr) Delay {
 
 // awsRetryables reads the Retryables of the standard options: added or
 // replaced checks that retry every error, or permanent error codes.
-func (t *tracer) awsRetryables(cfg *awsConfig, v ast.Expr) {
-	for _, item := range t.listItems(v) {
+func (t *reader) awsRetryables(cfg *awsConfig, v ast.Expr) {
+	items, _ := t.sliceElems(v, 0)
+	for _, item := range items {
 		if call, ok := ast.Unparen(item).(*ast.CallExpr); ok && call.Ellipsis.IsValid() {
 			continue // o.Retryables = append(o.Retryables, retry.DefaultRetryables...)
 		}
@@ -362,15 +362,21 @@ func (t *tracer) awsRetryables(cfg *awsConfig, v ast.Expr) {
 // awsRetryable reads one IsErrorRetryable: a RetryableErrorCode set, or an
 // IsErrorRetryableFunc literal run for each permanent error code and for
 // an error without a code.
-func (t *tracer) awsRetryable(item ast.Expr) (classified bool, codes []string) {
-	item = ast.Unparen(t.resolve(item))
-	if lit := compositeOf(item); lit != nil {
-		if tv, ok := t.info.Types[lit]; ok && isNamed(tv.Type, awsRetryPath, "RetryableErrorCode") {
-			if m := compositeOf(literalFields(lit)["Codes"]); m != nil {
-				for _, kv := range m.Elts {
-					if kv, ok := kv.(*ast.KeyValueExpr); ok {
-						if s, ok := t.stringOf(kv.Key); ok && slices.Contains(awsPermanentCodes, s) {
-							codes = append(codes, s)
+func (t *reader) awsRetryable(item ast.Expr) (classified bool, codes []string) {
+	x, where := t.valueUntil(item, func(e ast.Expr, in *reader) bool {
+		_, ok := conversionTo(in.info, e, awsRetryPath, "IsErrorRetryableFunc")
+		return ok
+	})
+	if lit := compositeOf(x); lit != nil {
+		if tv, ok := where.info.Types[lit]; ok && isNamed(tv.Type, awsRetryPath, "RetryableErrorCode") {
+			if set := structFields(lit).value["Codes"]; set != nil {
+				set, in := where.value(set)
+				if m := compositeOf(set); m != nil {
+					for _, kv := range m.Elts {
+						if kv, ok := kv.(*ast.KeyValueExpr); ok {
+							if s, ok := in.text(kv.Key); ok && slices.Contains(awsPermanentCodes, s) {
+								codes = append(codes, s)
+							}
 						}
 					}
 				}
@@ -378,19 +384,16 @@ func (t *tracer) awsRetryable(item ast.Expr) (classified bool, codes []string) {
 		}
 		return true, codes
 	}
-	call, ok := item.(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 {
+	f, ok := conversionTo(where.info, x, awsRetryPath, "IsErrorRetryableFunc")
+	if !ok {
 		return true, nil
 	}
-	if tv, ok := t.info.Types[call.Fun]; !ok || !tv.IsType() || !isNamed(tv.Type, awsRetryPath, "IsErrorRetryableFunc") {
-		return true, nil
-	}
-	lit := t.funcLit(call.Args[0])
+	lit, in := where.funcLit(f)
 	if lit == nil {
-		return true, nil
+		return true, nil // a check of its own, taken to classify
 	}
 	run := func(code string) tri {
-		return t.awsScenario(code).retries(lit.Body)
+		return in.awsScenario(code).retries(lit.Body)
 	}
 	all := run("") == triTrue
 	for _, c := range []string{"AccessDenied", "ValidationException", "ThrottlingException", "InternalError"} {
@@ -409,8 +412,8 @@ func (t *tracer) awsRetryable(item ast.Expr) (classified bool, codes []string) {
 
 // awsScenario is an operation error with the error code ("" for an error
 // without one).
-func (t *tracer) awsScenario(code string) *scenario {
-	s := &scenario{t: t.reader()}
+func (t *reader) awsScenario(code string) *scenario {
+	s := &scenario{t: t}
 	isCode := func(e ast.Expr) bool {
 		call, ok := ast.Unparen(e).(*ast.CallExpr)
 		if !ok {
@@ -428,7 +431,7 @@ func (t *tracer) awsScenario(code string) *scenario {
 	s.truth = func(e ast.Expr) tri {
 		switch x := e.(type) {
 		case *ast.CallExpr:
-			if _, ok := t.calls(x, "errors", "As"); ok {
+			if _, ok := isCall(t.info, x, "errors", "As"); ok {
 				return triOf(code != "")
 			}
 		case *ast.BinaryExpr:
@@ -442,12 +445,12 @@ func (t *tracer) awsScenario(code string) *scenario {
 	}
 	s.verdict = func(e ast.Expr) tri {
 		switch {
-		case t.refersTo(e, awsPath, "TrueTernary"):
+		case refersTo(t.info, e, awsPath, "TrueTernary"):
 			return triTrue
-		case t.refersTo(e, awsPath, "FalseTernary"), t.refersTo(e, awsPath, "UnknownTernary"):
+		case refersTo(t.info, e, awsPath, "FalseTernary"), refersTo(t.info, e, awsPath, "UnknownTernary"):
 			return triFalse
 		}
-		if call, ok := t.calls(e, awsPath, "BoolTernary"); ok && len(call.Args) == 1 {
+		if call, ok := isCall(t.info, e, awsPath, "BoolTernary"); ok && len(call.Args) == 1 {
 			return s.eval(call.Args[0])
 		}
 		return triUnknown

@@ -159,6 +159,20 @@ func paramObj(info *types.Info, ft *ast.FuncType, i int) types.Object {
 	return nil
 }
 
+// conversionTo returns the operand of e when e converts it to the named
+// type name of the package path: retry.BackoffDelayerFunc(f).
+func conversionTo(info *types.Info, e ast.Expr, path, name string) (ast.Expr, bool) {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil, false
+	}
+	tv, ok := info.Types[call.Fun]
+	if !ok || !tv.IsType() || !isNamed(tv.Type, path, name) {
+		return nil, false
+	}
+	return call.Args[0], true
+}
+
 // value follows e to the expression it was built from: through
 // parentheses, &x, conversions, local variables (the last assignment
 // before the use), package variables, a field set in one place, and calls
@@ -775,6 +789,28 @@ func shortGrowth(initial time.Duration, known bool, factor float64, attempts int
 	}
 	largest := float64(initial) * math.Pow(factor, float64(attempts-2))
 	return largest <= float64(maxShortWait)
+}
+
+// foreverAttempts is the attempt limit from which a limit means none:
+// RetryMax = math.MaxInt32 retries for as long as the process lives.
+const foreverAttempts = 10000
+
+// limit turns an attempt count into Retrier.Attempts: 0 when it is so
+// large that it is no limit.
+func limit(attempts int64) int {
+	if attempts >= foreverAttempts {
+		return 0
+	}
+	return int(attempts)
+}
+
+// finiteSchedule counts a growing wait as capped when so few attempts are
+// made that it cannot grow far: the last of at most four waits.
+func finiteSchedule(d Delay, attempts int) Delay {
+	if d.Grows && !d.Capped && attempts > 0 && attempts <= 5 {
+		d.Capped = true
+	}
+	return d
 }
 
 // maxShortWait is the largest wait a finite schedule may reach and still
