@@ -81,6 +81,51 @@ func (t *reader) setOn(f fields, target ref, body *ast.BlockStmt, use token.Pos)
 	})
 }
 
+// lastSet returns the last value the body gives, before the use, to what
+// target names — b := v, b = v, var b = v, c.backoff = v — with the reader
+// of it; for a package variable the body does not set, its initialiser.
+// Only that one step is taken: a value copied from elsewhere may have had
+// fields set there.
+func (t *reader) lastSet(target ref) (ast.Expr, *reader) {
+	if len(target) == 0 {
+		return nil, t
+	}
+	var rhs ast.Expr
+	last := token.NoPos
+	if t.body != nil {
+		ast.Inspect(t.body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if (n.Tok != token.ASSIGN && n.Tok != token.DEFINE) || n.Pos() >= t.use || len(n.Lhs) != len(n.Rhs) {
+					return true
+				}
+				for i, l := range n.Lhs {
+					if t.refers(l, target) {
+						rhs, last = n.Rhs[i], n.Pos()
+					}
+				}
+			case *ast.ValueSpec:
+				if n.Pos() >= t.use || len(n.Values) != len(n.Names) || len(target) != 1 {
+					return true
+				}
+				for i, id := range n.Names {
+					if t.info.Defs[id] == target[0] {
+						rhs, last = n.Values[i], n.Pos()
+					}
+				}
+			}
+			return true
+		})
+	}
+	if rhs != nil {
+		return rhs, &reader{info: t.info, body: t.body, use: last}
+	}
+	if v, ok := target[0].(*types.Var); ok && len(target) == 1 && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		return t.assigned(v)
+	}
+	return nil, t
+}
+
 // setAfter adds to f the fields of the variable that holds the value e
 // denotes which are assigned after it was built and before the use:
 // b := backoff.NewExponentialBackOff(); b.MaxElapsedTime = 0. The

@@ -151,33 +151,43 @@ var defaultBackoffs = map[string]waitBackoff{
 }
 
 // waitBackoffOf reads the wait.Backoff e gives at the use: a struct
-// literal, client-go's DefaultRetry or DefaultBackoff, a variable or a
-// helper giving one, and the fields set on e before the use. Fields that
+// literal, client-go's DefaultRetry or DefaultBackoff, or one last given
+// to e before the use, and the fields set on e before the use. wait.Backoff
+// is a value: fields set on another copy do not count, and fields that
 // cannot be read stay unknown.
 func (t *reader) waitBackoffOf(e ast.Expr) waitBackoff {
 	b := waitBackoff{at: e}
-	v, where := t.value(e)
-	v = ast.Unparen(v)
-	if u, ok := v.(*ast.StarExpr); ok {
-		v = u.X
-	}
-	for name, d := range defaultBackoffs {
-		if refersTo(where.info, v, clientgoRetryPath, name) {
-			d.at = v
-			b = d
+	from := func(v ast.Expr, in *reader) bool {
+		v = ast.Unparen(v)
+		if u, ok := v.(*ast.StarExpr); ok {
+			v = u.X
 		}
-	}
-	if lit := compositeOf(v); lit != nil {
-		if tv, ok := where.info.Types[lit]; ok && isNamed(tv.Type, k8sWaitPath, "Backoff") {
-			b = waitBackoff{at: lit, durationK: true, factorK: true, jitterK: true, capK: true, stepsK: true}
-			for name, val := range structFields(lit).value {
-				b.field(where, name, val)
+		for name, d := range defaultBackoffs {
+			if refersTo(in.info, v, clientgoRetryPath, name) {
+				d.at = v
+				b = d
+				return true
 			}
 		}
+		if lit := compositeOf(v); lit != nil {
+			if tv, ok := in.info.Types[lit]; ok && isNamed(tv.Type, k8sWaitPath, "Backoff") {
+				b = waitBackoff{at: lit, durationK: true, factorK: true, jitterK: true, capK: true, stepsK: true}
+				for name, val := range structFields(lit).value {
+					b.field(in, name, val)
+				}
+				return true
+			}
+		}
+		return false
 	}
-	// wait.Backoff is a value: only the fields set on e itself count.
+	target := t.refOf(e)
+	if !from(e, t) {
+		if v, in := t.lastSet(target); v != nil {
+			from(v, in)
+		}
+	}
 	set := newFields()
-	t.setOn(set, t.refOf(e), t.body, t.use)
+	t.setOn(set, target, t.body, t.use)
 	for name, val := range set.value {
 		b.field(t, name, val)
 	}
