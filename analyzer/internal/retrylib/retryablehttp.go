@@ -281,7 +281,8 @@ func (t *reader) requestContext(req ast.Expr) bool {
 	for range maxTrace {
 		v, where := t.value(req)
 		if id, ok := v.(*ast.Ident); ok {
-			// req, err := retryablehttp.NewRequest(...): the call.
+			// req, err := retryablehttp.NewRequest(...), or a helper
+			// returning a request and an error: the call.
 			o, ok := where.info.Uses[id].(*types.Var)
 			if !ok {
 				return true
@@ -290,7 +291,8 @@ func (t *reader) requestContext(req ast.Expr) bool {
 			if rhs == nil || index != 0 {
 				return true
 			}
-			v, where = rhs, w
+			req, t = rhs, w
+			continue
 		}
 		call, ok := ast.Unparen(v).(*ast.CallExpr)
 		if !ok {
