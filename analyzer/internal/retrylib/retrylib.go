@@ -135,6 +135,7 @@ var finders = map[string]Finder{
 	jpilloraPath:                             jpillora,
 	lestrratPath:                             lestrrat,
 	rican7Path:                               rican7,
+	rokoPath:                                 roko,
 	temporalWorkflowPath:                     temporal,
 	temporalClientPath:                       temporal,
 	restyV2Path:                              resty,
