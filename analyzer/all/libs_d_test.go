@@ -8,10 +8,10 @@ import (
 
 // libsD are the client packages written against failsafe-go's
 // retrypolicy, eapache/go-resiliency's retrier, jpillora/backoff,
-// lestrrat-go/backoff v2, Rican7/retry and the Temporal Go SDK's retry
-// policies, in which every finding the libraries' configurations deserve
+// lestrrat-go/backoff v2, Rican7/retry, the Temporal Go SDK's retry
+// policies and buildkite/roko, in which every finding the libraries' configurations deserve
 // carries a want comment.
-var libsD = []string{"libsd/orders", "libsd/billing", "libsd/feeds", "libsd/mailer", "libsd/jobs", "libsd/flows"}
+var libsD = []string{"libsd/orders", "libsd/billing", "libsd/feeds", "libsd/mailer", "libsd/jobs", "libsd/flows", "libsd/ci"}
 
 // TestLibrariesD runs every code rule over code that retries through the
 // libraries, with the library stand-ins of testdata/src.

@@ -136,7 +136,10 @@
 // Calls into known retry libraries (cenkalti/backoff v4 and v5,
 // avast/retry-go, sethvargo/go-retry, grafana/dskit backoff, gax-go,
 // go-retryablehttp, k8s wait and client-go retry, the AWS SDK retryers,
-// gRPC service-config retry policies, and etcd's client, which retries its
+// gRPC service-config retry policies, failsafe-go retrypolicy,
+// go-resiliency retrier, jpillora/backoff, lestrrat-go/backoff v2,
+// Rican7/retry, buildkite/roko, Temporal retry policies, resty, go-redis,
+// sarama, cloud.google.com/go/storage, and etcd's client, which retries its
 // own calls) are read as retry loops too, with the libraries' documented
 // defaults (package analyzer/internal/retrylib).
 //

@@ -156,6 +156,9 @@ func (l *Loop) LibraryCall() string {
 	if l.Library == nil {
 		return ""
 	}
+	if l.Library.Name != "" {
+		return l.Library.Name
+	}
 	return types.ExprString(l.Library.Call.Fun)
 }
 

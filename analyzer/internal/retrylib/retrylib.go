@@ -27,6 +27,10 @@ type Retrier struct {
 	// retry.Do(f, opts...), wait.ExponentialBackoff(b, cond), or the
 	// client.Do(req) of a retrying HTTP client.
 	Call *ast.CallExpr
+	// Name is how messages name the call when its function, as written,
+	// is too long to quote (roko.NewRetrier(...).DoWithContext for a
+	// Retrier built inline); "" names it by Call.Fun.
+	Name string
 	// Op is the operation retried: a function literal or function value
 	// given to the library; nil when the library retries a request of its
 	// own (a retrying HTTP client, a gRPC channel).
@@ -131,6 +135,7 @@ var finders = map[string]Finder{
 	jpilloraPath:                             jpillora,
 	lestrratPath:                             lestrrat,
 	rican7Path:                               rican7,
+	rokoPath:                                 roko,
 	temporalWorkflowPath:                     temporal,
 	temporalClientPath:                       temporal,
 	restyV2Path:                              resty,

@@ -123,5 +123,5 @@ func testdata(t *testing.T) string {
 }
 
 func TestFinders(t *testing.T) {
-	analysistest.Run(t, testdata(t), describe, "cenkaltiv4", "cenkaltiv5", "retrygo", "sethvargo", "dskit", "gax")
+	analysistest.Run(t, testdata(t), describe, "cenkaltiv4", "cenkaltiv5", "retrygo", "sethvargo", "dskit", "gax", "roko")
 }

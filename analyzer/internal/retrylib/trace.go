@@ -34,6 +34,11 @@ type reader struct {
 	// parents maps each node of body to the node holding it, built on
 	// first use (see parent).
 	parents map[ast.Node]ast.Node
+	// halt is set while the paths of an operation are walked for a
+	// library whose operation stops the retries by a call made before it
+	// returns the failure (roko's r.Break()): what follows such a call on
+	// a path is not retried.
+	halt *opKind
 }
 
 func newReader(info *types.Info, call *ast.CallExpr, enclosing *ast.BlockStmt) *reader {
@@ -833,7 +838,15 @@ type failures struct {
 	http failure.HTTPSet
 	grpc failure.GRPCSet
 	open int8 // +1 the path holds the breaker's open error, -1 it excludes it
+	// stopped marks a path on which the operation has already told its
+	// library to stop (roko's r.Break()): whatever it returns is not
+	// retried.
+	stopped bool
 }
+
+// stoppedFailures is the set of a path after the operation told its
+// library to stop: nothing on it is retried.
+func stoppedFailures() failures { return failures{stopped: true} }
 
 func anyFailure() failures {
 	return failures{http: failure.AllHTTP(), grpc: failure.AllGRPC()}
@@ -843,7 +856,7 @@ func anyFailure() failures {
 func (f failures) checksCodes() bool { return f.http.Narrowed || f.grpc.Narrowed }
 
 func (f failures) and(g failures) failures {
-	out := failures{http: f.http.And(g.http), grpc: f.grpc.And(g.grpc), open: f.open}
+	out := failures{http: f.http.And(g.http), grpc: f.grpc.And(g.grpc), open: f.open, stopped: f.stopped || g.stopped}
 	if g.open != 0 {
 		out.open = g.open
 	}
@@ -851,7 +864,7 @@ func (f failures) and(g failures) failures {
 }
 
 func (f failures) or(g failures) failures {
-	out := failures{http: f.http.Or(g.http), grpc: f.grpc.Or(g.grpc)}
+	out := failures{http: f.http.Or(g.http), grpc: f.grpc.Or(g.grpc), stopped: f.stopped && g.stopped}
 	if f.open == g.open {
 		out.open = f.open
 	}
@@ -865,6 +878,9 @@ func (f failures) not() failures {
 // permanent lists the failures of the set that cannot succeed on retry,
 // in the words of Retrier.Permanent.
 func (f failures) permanent() []string {
+	if f.stopped {
+		return nil
+	}
 	var out []string
 	if f.http.Narrowed {
 		out = append(out, httpPermanent(f.http.Permanent())...)
@@ -1075,13 +1091,24 @@ func (t *reader) block(list []ast.Stmt, f failures, guards []ast.Expr, visit fun
 			if s.Else == nil && terminates(s.Body) {
 				f = f.and(t.cond(s.Cond).not())
 				guards = append(append([]ast.Expr(nil), guards...), s.Cond)
+				break
+			}
+			if t.halt != nil && t.mentionsHalt(s) {
+				// Only the failures of branches that go on without
+				// stopping the retries pass on.
+				f = t.passing(s, f)
+				guards = append(append([]ast.Expr(nil), guards...), s.Cond)
 			}
 		case *ast.SwitchStmt:
 			for _, c := range t.cases(s) {
-				if c.clause.List != nil && terminates(&ast.BlockStmt{List: c.clause.Body}) {
+				if c.clause.List != nil && (terminates(&ast.BlockStmt{List: c.clause.Body}) || t.halts(&ast.BlockStmt{List: c.clause.Body})) {
 					f = f.and(c.set.not())
 					guards = append(append([]ast.Expr(nil), guards...), c.conds...)
 				}
+			}
+		case *ast.ExprStmt:
+			if t.halts(s) {
+				f = f.and(stoppedFailures())
 			}
 		}
 	}
@@ -1171,6 +1198,89 @@ func (t *reader) stmt(s ast.Stmt, f failures, guards []ast.Expr, visit func(*ast
 	case *ast.LabeledStmt:
 		t.stmt(s.Stmt, f, guards, visit)
 	}
+}
+
+// passing returns the failures of f that go on past s on a path that
+// neither left nor told the library to stop (t.halt); a set marked
+// stopped when none does.
+func (t *reader) passing(s ast.Stmt, f failures) failures {
+	if f.stopped {
+		return f
+	}
+	switch s := s.(type) {
+	case *ast.ExprStmt:
+		if t.halts(s) {
+			return f.and(stoppedFailures())
+		}
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return f.and(stoppedFailures())
+	case *ast.BlockStmt:
+		for _, x := range s.List {
+			f = t.passing(x, f)
+		}
+		if terminates(s) {
+			return f.and(stoppedFailures())
+		}
+	case *ast.IfStmt:
+		c := t.cond(s.Cond)
+		in, out := t.passing(s.Body, f.and(c)), f.and(c.not())
+		if s.Else != nil {
+			out = t.passing(s.Else, out)
+		}
+		switch {
+		case in.stopped:
+			return out
+		case out.stopped:
+			return in
+		}
+		return in.or(out)
+	case *ast.LabeledStmt:
+		return t.passing(s.Stmt, f)
+	}
+	return f
+}
+
+// mentionsHalt reports whether s calls a function of t.halt, outside
+// function literals.
+func (t *reader) mentionsHalt(s ast.Stmt) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok {
+			if _, ok := isCall(t.info, c, t.halt.path, t.halt.stop...); ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// halts reports whether a statement always tells the library to stop
+// retrying (t.halt): it is such a call, a block holding one, or an if
+// whose branches both are.
+func (t *reader) halts(s ast.Stmt) bool {
+	if t.halt == nil || s == nil {
+		return false
+	}
+	switch s := s.(type) {
+	case *ast.ExprStmt:
+		_, ok := isCall(t.info, s.X, t.halt.path, t.halt.stop...)
+		return ok
+	case *ast.BlockStmt:
+		for _, x := range s.List {
+			if t.halts(x) {
+				return true
+			}
+		}
+	case *ast.IfStmt:
+		return s.Else != nil && t.halts(s.Body) && t.halts(s.Else)
+	case *ast.LabeledStmt:
+		return t.halts(s.Stmt)
+	}
+	return false
 }
 
 // terminates reports whether a block always leaves: its last statement
@@ -1464,6 +1574,10 @@ type opKind struct {
 	// retry names the functions that mark a failure retryable
 	// (go-retry's RetryableError); none means every failure is retried.
 	retry []string
+	// halts reports that the stop functions are called as statements
+	// before the failure is returned, not wrapped around it: roko's
+	// r.Break(); return err.
+	halts bool
 }
 
 // operation reads an operation given to a library.
@@ -1487,7 +1601,13 @@ func (t *reader) operation(e ast.Expr, k opKind) verdict {
 	} else {
 		v.retries = true
 	}
-	in.retryPath(body, func(ret *ast.ReturnStmt, f failures, guards []ast.Expr) {
+	paths := in
+	if k.halts {
+		h := *in
+		h.halt = &k
+		paths = &h
+	}
+	paths.retryPath(body, func(ret *ast.ReturnStmt, f failures, guards []ast.Expr) {
 		if len(ret.Results) == 0 {
 			return
 		}

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/Rican7/retry v0.3.1
+	github.com/buildkite/roko v1.4.0
 	github.com/eapache/go-resiliency v1.7.0
 	github.com/failsafe-go/failsafe-go v0.9.8
 	github.com/jpillora/backoff v1.1.0
