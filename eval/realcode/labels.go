@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/retrylint/retrylint/eval/internal/checkout"
 )
 
 // silent is the rule of a label that marks a look-alike: a loop on which no
@@ -30,6 +32,18 @@ type label struct {
 	Rule   string
 	Note   string
 	Src    int // line in the labels file
+}
+
+func isCommit(s string) bool {
+	if len(s) != 40 {
+		return false
+	}
+	for _, c := range s {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return false
+		}
+	}
+	return true
 }
 
 func knownRule(r string) bool {
@@ -74,8 +88,8 @@ func parseLabels(name string, r io.Reader) ([]label, error) {
 		switch {
 		case strings.Count(l.Repo, "/") != 1:
 			return nil, fmt.Errorf("%s:%d: repo %q is not owner/name", name, n, l.Repo)
-		case len(l.Commit) != 40:
-			return nil, fmt.Errorf("%s:%d: commit %q is not 40 hex digits", name, n, l.Commit)
+		case !isCommit(l.Commit) && !checkout.IsModuleVersion(l.Commit):
+			return nil, fmt.Errorf("%s:%d: commit %q is neither 40 hex digits nor a module version", name, n, l.Commit)
 		case l.Rule != silent && !knownRule(l.Rule):
 			return nil, fmt.Errorf("%s:%d: unknown rule %q (want - or one of %s)", name, n, l.Rule, strings.Join(rules, ", "))
 		case strings.TrimSpace(l.Note) == "":

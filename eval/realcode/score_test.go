@@ -22,6 +22,12 @@ func TestParseLabels(t *testing.T) {
 		t.Errorf("got %+v", ls)
 	}
 
+	// A repository too large for a mirror is labelled at a module version.
+	tagged := strings.Join(header, "\t") + "\n" + strings.Replace(row("x.go", "12", "-"), commit, "v1.22.4", 1)
+	if ls, err := parseLabels("labels.tsv", strings.NewReader(tagged)); err != nil || ls[0].Commit != "v1.22.4" {
+		t.Errorf("module version: got %+v, %v", ls, err)
+	}
+
 	bad := map[string]string{
 		"wrong header":  "repo\tpath\n",
 		"unknown rule":  strings.Join(header, "\t") + "\n" + row("x.go", "12", "fixed-wait"),
@@ -29,6 +35,9 @@ func TestParseLabels(t *testing.T) {
 		"short row":     strings.Join(header, "\t") + "\na/b\tx.go",
 		"duplicate row": strings.Join(header, "\t") + "\n" + row("x.go", "12", "-") + "\n" + row("x.go", "12", "-"),
 		"empty":         "",
+		"short commit":  strings.Join(header, "\t") + "\n" + strings.Replace(row("x.go", "12", "-"), commit, commit[:12], 1),
+		"branch name":   strings.Join(header, "\t") + "\n" + strings.Replace(row("x.go", "12", "-"), commit, "main", 1),
+		"partial tag":   strings.Join(header, "\t") + "\n" + strings.Replace(row("x.go", "12", "-"), commit, "v1.22", 1),
 	}
 	for name, in := range bad {
 		if _, err := parseLabels("labels.tsv", strings.NewReader(in)); err == nil {

@@ -5,13 +5,17 @@ package checkout
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"golang.org/x/mod/semver"
 )
 
 // commitFile records, in a checkout extracted from a mirror, the commit it
@@ -32,6 +36,13 @@ func Ensure(dir, name, commit, mirrors string, stderr io.Writer) error {
 		}
 		if got != repo.commit {
 			fmt.Fprintf(stderr, "warning: %s is at %s, measured at %s; lines may not match\n", dir, got, repo.commit)
+		}
+		return nil
+	}
+	if IsModuleVersion(commit) {
+		fmt.Fprintf(stderr, "extracting %s@%s from the module proxy\n", repo.name, commit)
+		if err := extractModule("github.com/"+name, commit, dir); err != nil {
+			return fmt.Errorf("%s: %v", repo.name, err)
 		}
 		return nil
 	}
@@ -125,6 +136,47 @@ func extract(gitDir, commit, dest string) (missing int, err error) {
 		}
 	}
 	return missing, os.WriteFile(filepath.Join(dest, commitFile), []byte(commit+"\n"), 0o644)
+}
+
+// IsModuleVersion reports whether a label's commit is a module version
+// (v1.22.4): a repository too large for a mirror is measured from its
+// module zip, named by the version the module proxy serves.
+func IsModuleVersion(commit string) bool {
+	return semver.IsValid(commit) && semver.Canonical(commit) == commit
+}
+
+// extractModule copies the module zip of module@version, as the module
+// proxy serves it, into dest.
+func extractModule(module, version, dest string) error {
+	out, err := exec.Command("go", "mod", "download", "-json", module+"@"+version).Output()
+	if err != nil {
+		return fmt.Errorf("go mod download %s@%s: %v", module, version, err)
+	}
+	var info struct{ Dir, Error string }
+	if err := json.Unmarshal(out, &info); err != nil {
+		return fmt.Errorf("go mod download %s@%s: %v", module, version, err)
+	}
+	if info.Error != "" || info.Dir == "" {
+		return fmt.Errorf("go mod download %s@%s: %s", module, version, info.Error)
+	}
+	err = filepath.WalkDir(info.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(info.Dir, p)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return writeEntry(filepath.Join(dest, rel), "100644", data)
+	})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dest, commitFile), []byte(version+"\n"), 0o644)
 }
 
 func writeEntry(name, mode string, data []byte) error {
