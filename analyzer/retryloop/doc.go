@@ -23,6 +23,7 @@
 //	err := op(); for err != nil { wait; err = op() }   // first attempt before the loop
 //	retry: ... goto retry                  // a goto back-edge
 //	func f(...) { ...; time.Sleep(d); return f(...) }   // self-recursion
+//	retry := func(err error) error { wait; return f(...) } // recursion through a closure of f
 //	go func() { time.Sleep(d); q.Add(item) }()          // a delayed re-queue
 //	go func() { time.Sleep(d); f() }()                  // a re-launch (also go f())
 //	go func() { time.Sleep(d); c.kick <- x }()          // waking the function's own loop
@@ -109,7 +110,10 @@
 // a deadline or elapsed-time check, a deadline channel made before the loop,
 // the context (ctx.Done(), ctx.Err(), the operation failing with
 // context.Canceled or DeadlineExceeded), or a stop channel (also received
-// as case _, ok := <-stop: if !ok { return }). The context may be a
+// as case _, ok := <-stop: if !ok { return }). The exit may be a bool
+// helper that answers true where the context ended (if g.failWait(n, err)
+// { return }), a local flag set in a select case on ctx.Done() or a stop
+// channel and tested by the loop, or a panic. The context may be a
 // variable or a field of the method's receiver; a wait taken only where it
 // is nil or its Done() is nil ignores no cancellation.
 //
@@ -120,7 +124,9 @@
 // A wait's delay is evaluated, through helpers of any package: a back-off
 // doubled in a loop whose rounds a growing parameter counts (also through
 // a local, power := min(round, limit), which caps it), a zero wait
-// (timer.Reset(0)) is no pause. Findings on a wait stand where its
+// (timer.Reset(0)) is no pause, and a wait raised in steps under a
+// comparison of itself (if backoff < time.Second { backoff = time.Second })
+// grows and is capped there. Findings on a wait stand where its
 // duration is given: the time.After, time.NewTimer or timer.Reset call of
 // the round, or the receive of a timer or ticker made before the loop.
 //
@@ -175,7 +181,9 @@
 //
 // What is still read by name: a circuit breaker's open error (a sentinel or
 // type whose name says a circuit or breaker is open, gobreaker.ErrOpenState,
-// hystrix.ErrCircuitOpen) and calls through a breaker (a package or type
+// hystrix.ErrCircuitOpen); a sentinel whose name says a failure that
+// cannot pass (ErrUnauthorized, ErrGroupAuthorizationFailed), which a
+// path that goes round on it retries as a permanent failure; calls through a breaker (a package or type
 // whose name says breaker, circuit or hystrix); a helper that waits but
 // takes no duration is a wait only when its name says so (wait, sleep,
 // backoff, pause, delay, throttle) or it has the shape sleep(ctx, d); a
