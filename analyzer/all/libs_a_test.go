@@ -13,7 +13,7 @@ import (
 // libsA are the client packages written against cenkalti/backoff v4 and
 // v5, retry-go, go-retry, dskit's backoff and gax-go, in which every
 // finding the libraries' configurations deserve carries a want comment.
-var libsA = []string{"libsa/payments", "libsa/inventory", "libsa/notify", "libsa/storage", "libsa/ingest", "libsa/gcs", "libsa/providers"}
+var libsA = []string{"libsa/agentrpc", "libsa/payments", "libsa/inventory", "libsa/notify", "libsa/storage", "libsa/ingest", "libsa/gcs", "libsa/providers"}
 
 // TestLibrariesA runs every code rule over code that retries through the
 // libraries, with the library stand-ins of testdata/src.

@@ -700,8 +700,7 @@ func (w *walker) statusExpr(e ast.Expr) bool {
 	default:
 		return false
 	}
-	name = strings.ToLower(name)
-	return strings.Contains(name, "status") || name == "code" || strings.HasSuffix(name, "code")
+	return failure.StatusName(name)
 }
 
 // codeCheck splits on a comparison of an HTTP status or a gRPC code with a

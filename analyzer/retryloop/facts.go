@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 )
 
 // Summary is what a function does that matters to a retry loop calling it.
@@ -89,6 +91,12 @@ type RetrySummary struct {
 	// is the runner's only bound, 0 when none: a call that gives it a
 	// context nobody cancels (context.Background()) retries for ever.
 	CtxParam int
+	// Marks is set for a function that hands the function value it is
+	// given to a retry library as the operation (a generic retryRPC(ctx,
+	// c, op) around backoff.Retry): how that library is told a failure is
+	// permanent, so that each caller's function literal is read as the
+	// library reads an operation.
+	Marks *retrylib.OpMarks
 }
 
 // AFact marks Summary as an analysis fact.

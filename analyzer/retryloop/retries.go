@@ -159,6 +159,11 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 			}
 			r.PredicateParam = a.predicateParam(decl, l)
 			r.Blind = r.Answer == 0 && r.PredicateParam == 0 && a.blindRunner(decl, l, r.Param)
+			if l.Library != nil && l.Library.Marks != nil && l.Library.Op != nil && a.wrappedParam(decl, l) == r.Param {
+				if id, ok := ast.Unparen(l.Library.Op).(*ast.Ident); ok && a.info().Uses[id] == fieldObjs(a, decl.Type.Params)[r.Param] {
+					r.Marks = l.Library.Marks
+				}
+			}
 			if l.Bound == BoundContext && r.Attempts == 0 && r.LimitParam == 0 && l.Context != nil {
 				for i, p := range fieldObjs(a, decl.Type.Params) {
 					if p != nil && p == l.Context {

@@ -5,6 +5,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 )
 
 // A retry runner is a function that runs a function value it was given
@@ -267,7 +269,14 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 		l.Bound = b
 	}
 	l.Attempts = r.Attempts
-	if r.Answer == 0 && !r.Blind && !a.givenBlindPredicate(fn, call, r) {
+	if r.Marks != nil && !retrylib.IsLibrary(a.callee(call)) {
+		// The runner hands the literal to a retry library as its
+		// operation: what the literal marks permanent is the whole
+		// classification, read as the library reads it.
+		if known, classified, permanent := retrylib.ReadOperation(a.info(), lit, funcBody(fn), *r.Marks); known {
+			l.Classified, l.Permanent, l.Retried = classified, permanent, nil
+		}
+	} else if r.Answer == 0 && !r.Blind && !a.givenBlindPredicate(fn, call, r) {
 		// The runner reads the error and classifies it, at its loop;
 		// what the attempt tests on the way is not what is retried.
 		l.Classified, l.Permanent, l.Retried = true, nil, nil

@@ -67,6 +67,18 @@ func BreakerOpen(name string) bool {
 	return strings.Contains(n, "open") && (strings.Contains(n, "circuit") || strings.Contains(n, "breaker"))
 }
 
+// StatusName reports whether the name of an integer a failure is tested by
+// (a field, a variable, a method) says it holds an HTTP status: status,
+// StatusCode, code, HTTPCode. A process's exit code (ExitCode() == 128) is
+// no HTTP status, though 128 would be one.
+func StatusName(name string) bool {
+	n := strings.ToLower(name)
+	if strings.Contains(n, "exit") {
+		return false
+	}
+	return strings.Contains(n, "status") || strings.HasSuffix(n, "code")
+}
+
 // DescribeHTTP names permanent HTTP statuses in a finding: "HTTP 400, 401".
 func DescribeHTTP(statuses []int) string {
 	parts := make([]string, len(statuses))

@@ -9,6 +9,17 @@ import (
 // TestBreakerOpen: the rule for a breaker's open error accepts what the
 // expression the retry-loop model matched names with accepts, and nothing
 // else.
+func TestStatusName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"status": true, "StatusCode": true, "code": true, "HTTPCode": true, "httpStatus": true,
+		"ExitCode": false, "exitStatus": false, "count": false, "n": false, "attempt": false, "": false,
+	} {
+		if got := StatusName(name); got != want {
+			t.Errorf("StatusName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
 func TestBreakerOpen(t *testing.T) {
 	re := regexp.MustCompile(`(?i)(circuit|breaker).*open|open.*(circuit|breaker)|^ErrOpenState$`)
 	for _, name := range []string{

@@ -28,8 +28,8 @@ func cenkaltiV4(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing 
 func cenkalti(t *reader, call *ast.CallExpr, fn *types.Func, path string) *Retrier {
 	switch fn.Name() {
 	case "Retry", "RetryNotify", "RetryNotifyWithTimer", "RetryWithData", "RetryNotifyWithData", "RetryNotifyWithTimerAndData":
-		if path == cenkaltiV5Path {
-			return cenkaltiV5Retry(t, call)
+		if path != cenkaltiV4Path {
+			return cenkaltiV5Retry(t, call, path)
 		}
 		if len(call.Args) < 2 {
 			return nil
@@ -266,12 +266,22 @@ func (t *reader) cenkaltiExponential(at ast.Expr, f fields, path string, default
 		factor, factorKnown = 0, true
 	}
 	grows := !factorKnown || factor > 1
-	capped := true // MaxInterval clamps the interval, 60s by default
+	capped := true       // MaxInterval clamps the interval, 60s by default
+	maxZero := !defaults // a struct literal starts from MaxInterval 0
 	if e, ok := f.value["MaxInterval"]; ok {
-		if d, known := t.duration(e); known && d >= time.Duration(1<<62) {
+		d, known := t.duration(e)
+		maxZero = known && d == 0
+		if known && d >= time.Duration(1<<62) {
 			capped = false
 			s.at = f.site["MaxInterval"]
 		}
+	}
+	if maxZero && path != cenkaltiV4Path {
+		// From v5 on, a MaxInterval of 0 clamps the interval to 0 after
+		// the first wait, and NextBackOff starts again from
+		// InitialInterval: every wait is InitialInterval, whatever the
+		// Multiplier.
+		grows = false
 	}
 	s.delay = Delay{Grows: grows, Random: random, Capped: capped}
 	if !grows && !random {

@@ -42,9 +42,11 @@ func retryGo(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *as
 		// What the operation returns reaches a retry only through the
 		// predicate: its permanent failures are the predicate's.
 		v.permanent = p.permanent
+		v.marks = nil // the predicate decides, not the operation alone
 	}
 	if c.opaque {
 		v.classified = true
+		v.marks = nil
 	}
 	return c.schedule(call).retrier(retryGoPath, call, op, v)
 }

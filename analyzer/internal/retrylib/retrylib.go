@@ -61,6 +61,9 @@ type Retrier struct {
 	// Permanent lists failures that cannot succeed yet are retried, in the
 	// words of retryloop.Loop.Permanent ("HTTP 400, 401", "gRPC NotFound").
 	Permanent []string
+	// Marks is how the operation tells the library which failures not to
+	// retry (backoff.Permanent), nil when the library reads no operation.
+	Marks *OpMarks
 	// Fresh reports a back-off value created on every round of the loop
 	// that uses it (inside the loop body, or inside the operation): its
 	// delay never grows. FreshAt is where it is created.
@@ -118,6 +121,8 @@ type Finder func(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing
 var finders = map[string]Finder{
 	"github.com/cenkalti/backoff/v4":         cenkaltiV4,
 	"github.com/cenkalti/backoff/v5":         cenkaltiV5,
+	"github.com/cenkalti/backoff/v6":         cenkaltiV5,
+	"github.com/cenkalti/backoff/v7":         cenkaltiV5,
 	"github.com/avast/retry-go/v4":           retryGo,
 	"github.com/sethvargo/go-retry":          sethvargo,
 	"github.com/grafana/dskit/backoff":       dskit,
@@ -160,6 +165,16 @@ func Find(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.B
 		return nil
 	}
 	return f(info, call, fn, enclosing)
+}
+
+// IsLibrary reports whether fn belongs to one of the libraries read here:
+// its calls are read as the library's, not as a project's runner.
+func IsLibrary(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	_, ok := finders[Path(fn.Pkg())]
+	return ok
 }
 
 // nameIdent returns the identifier an expression names a declared object

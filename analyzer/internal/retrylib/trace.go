@@ -842,6 +842,10 @@ type failures struct {
 	// library to stop (roko's r.Break()): whatever it returns is not
 	// retried.
 	stopped bool
+	// unread marks a path that a test of the failure the reader cannot
+	// evaluate (isRetryable(err)) let through: which statuses reach it is
+	// not known, so none is said to be retried.
+	unread bool
 }
 
 // stoppedFailures is the set of a path after the operation told its
@@ -856,7 +860,7 @@ func anyFailure() failures {
 func (f failures) checksCodes() bool { return f.http.Narrowed || f.grpc.Narrowed }
 
 func (f failures) and(g failures) failures {
-	out := failures{http: f.http.And(g.http), grpc: f.grpc.And(g.grpc), open: f.open, stopped: f.stopped || g.stopped}
+	out := failures{http: f.http.And(g.http), grpc: f.grpc.And(g.grpc), open: f.open, stopped: f.stopped || g.stopped, unread: f.unread || g.unread}
 	if g.open != 0 {
 		out.open = g.open
 	}
@@ -864,7 +868,7 @@ func (f failures) and(g failures) failures {
 }
 
 func (f failures) or(g failures) failures {
-	out := failures{http: f.http.Or(g.http), grpc: f.grpc.Or(g.grpc), stopped: f.stopped && g.stopped}
+	out := failures{http: f.http.Or(g.http), grpc: f.grpc.Or(g.grpc), stopped: f.stopped && g.stopped, unread: f.unread && g.unread}
 	if f.open == g.open {
 		out.open = f.open
 	}
@@ -872,13 +876,13 @@ func (f failures) or(g failures) failures {
 }
 
 func (f failures) not() failures {
-	return failures{http: f.http.Not(), grpc: f.grpc.Not(), open: -f.open}
+	return failures{http: f.http.Not(), grpc: f.grpc.Not(), open: -f.open, unread: f.unread}
 }
 
 // permanent lists the failures of the set that cannot succeed on retry,
 // in the words of Retrier.Permanent.
 func (f failures) permanent() []string {
-	if f.stopped {
+	if f.stopped || f.unread {
 		return nil
 	}
 	var out []string
@@ -966,6 +970,11 @@ func (t *reader) cond(e ast.Expr) failures {
 				return f
 			}
 		}
+		if t.unreadPredicate(x) {
+			f := anyFailure()
+			f.unread = true
+			return f
+		}
 	}
 	return anyFailure()
 }
@@ -999,6 +1008,32 @@ func (t *reader) compare(x *ast.BinaryExpr) failures {
 	if t.constValue(subject) != nil {
 		subject, k, op = x.Y, x.X, mirror(x.Op)
 	}
+	return t.compareNamed(subject, k, op)
+}
+
+// unreadPredicate reports whether a call is a test of the failure the
+// reader does not evaluate: a function of the project (isRetryable(err)),
+// not errors.Is or errors.As, which test what the failure is, not which
+// statuses it carries.
+func (t *reader) unreadPredicate(call *ast.CallExpr) bool {
+	fn := callee(t.info, call)
+	if fn == nil || fn.Pkg() == nil || fn.Signature().Results().Len() != 1 || !isBool(fn.Signature().Results().At(0).Type()) || !t.inspects(call) {
+		return false
+	}
+	if t.funcDecl(fn) != nil {
+		return true
+	}
+	first, _, _ := strings.Cut(fn.Pkg().Path(), "/")
+	return strings.Contains(first, ".")
+}
+
+// compareNamed is compareValue for a subject written in the code: an
+// integer that is no HTTP status by its name (ExitCode() == 128) is no
+// test of one.
+func (t *reader) compareNamed(subject, k ast.Expr, op token.Token) failures {
+	if !failure.IsGRPCCode(t.info.TypeOf(subject)) && !failure.IsGRPCCode(t.info.TypeOf(k)) && !t.statusSubject(subject) {
+		return anyFailure()
+	}
 	return t.compareValue(subject, k, op)
 }
 
@@ -1028,6 +1063,32 @@ func (t *reader) compareValue(subject, k ast.Expr, op token.Token) failures {
 	}
 	f.http = f.http.Restrict(keep)
 	return f
+}
+
+// statusSubject reports whether a compared integer may hold an HTTP
+// status: one named for it (resp.StatusCode, code) or one whose name
+// the reader cannot see; never an exit code (ExitCode() == 128).
+func (t *reader) statusSubject(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		return failure.StatusName(e.Sel.Name)
+	case *ast.Ident:
+		if failure.StatusName(e.Name) {
+			return true
+		}
+		// s := resp.StatusCode: named where it was read.
+		if x, where := t.value(e); x != nil && x != ast.Expr(e) {
+			if _, ok := ast.Unparen(x).(*ast.Ident); !ok {
+				return where.statusSubject(x)
+			}
+		}
+		return false
+	case *ast.CallExpr:
+		if id := nameIdent(e.Fun); id != nil {
+			return failure.StatusName(id.Name)
+		}
+	}
+	return true
 }
 
 func holds(c int64, op token.Token, k int64) bool {
@@ -1129,7 +1190,7 @@ func (t *reader) cases(s *ast.SwitchStmt) []switchCase {
 		for i, v := range cc.List {
 			var one failures
 			if s.Tag != nil {
-				one = t.compareValue(s.Tag, v, token.EQL)
+				one = t.compareNamed(s.Tag, v, token.EQL)
 			} else {
 				one = t.cond(v)
 			}
@@ -1500,6 +1561,9 @@ func isNil(e ast.Expr) bool {
 // verdict is what an operation or predicate given to a library does with
 // failures.
 type verdict struct {
+	// marks is how the operation tells the library which failures not to
+	// retry, nil when the library reads no operation.
+	marks      *OpMarks
 	known      bool // its source was read
 	classified bool
 	permanent  []string
@@ -1580,8 +1644,41 @@ type opKind struct {
 	halts bool
 }
 
+// OpMarks is how an operation given to a library tells it which failures
+// not to retry, as plain data: a function of the package that wraps what
+// a library call runs carries it to each of its callers, whose function
+// literal is then read as the library would read it.
+type OpMarks struct {
+	Path  string   // the library's import path
+	Stop  []string // functions that mark a failure permanent
+	Retry []string // functions that mark a failure retryable; none: all are
+	Halts bool     // Stop is called as a statement before the return
+}
+
+func (k opKind) marks() *OpMarks {
+	return &OpMarks{Path: k.path, Stop: k.stop, Retry: k.retry, Halts: k.halts}
+}
+
+// ReadOperation reads a function value given as the operation of a
+// library whose operations mark failures as m says, in the function body
+// enclosing: whether it tells failures apart, and the permanent failures
+// it lets the library retry. known is false when its source is not read.
+func ReadOperation(info *types.Info, op ast.Expr, enclosing *ast.BlockStmt, m OpMarks) (known, classified bool, permanent []string) {
+	t := &reader{info: info, body: enclosing, use: op.Pos()}
+	v := t.operation(op, opKind{path: m.Path, stop: m.Stop, retry: m.Retry, halts: m.Halts})
+	return v.known, v.classified, v.permanent
+}
+
 // operation reads an operation given to a library.
 func (t *reader) operation(e ast.Expr, k opKind) verdict {
+	v := t.readOperation(e, k)
+	if len(k.stop) > 0 || len(k.retry) > 0 {
+		v.marks = k.marks()
+	}
+	return v
+}
+
+func (t *reader) readOperation(e ast.Expr, k opKind) verdict {
 	e = t.undecorated(e, 3)
 	_, body, in := t.funcOf(e)
 	if body == nil {
@@ -1607,12 +1704,35 @@ func (t *reader) operation(e ast.Expr, k opKind) verdict {
 		h.halt = &k
 		paths = &h
 	}
-	paths.retryPath(body, func(ret *ast.ReturnStmt, f failures, guards []ast.Expr) {
-		if len(ret.Results) == 0 {
+	var judge func(in *reader, r ast.Expr, f failures, guards []ast.Expr, depth int)
+	judge = func(in *reader, r ast.Expr, f failures, guards []ast.Expr, depth int) {
+		if f.stopped {
+			// The operation told the library to stop on this path
+			// (r.Break()): where it looked at the failure first, it
+			// tells failures apart.
+			if in.guardsInspect(guards, nil) {
+				v.classified = true
+			}
 			return
 		}
-		r := ret.Results[len(ret.Results)-1]
 		if isNil(r) {
+			if in.guardsInspect(guards, nil) {
+				// A failure it looked at and reports as success
+				// (if !isErrVolumeInUse(err) { return nil }) is not
+				// retried: the operation tells failures apart.
+				v.classified = true
+			}
+			return
+		}
+		if fd, hin := in.errorHelper(r); fd != nil && depth > 0 {
+			// A helper of the package that makes the failure returned
+			// (return r, classify(ctx, err)) decides per path: the
+			// failures it returns unmarked are retried.
+			hin.retryPath(fd.Body, func(ret *ast.ReturnStmt, g failures, hguards []ast.Expr) {
+				if len(ret.Results) > 0 {
+					judge(hin, ret.Results[len(ret.Results)-1], f.and(g), hguards, depth-1)
+				}
+			})
 			return
 		}
 		if len(k.stop) > 0 && in.marks(r, k.path, k.stop) {
@@ -1625,6 +1745,12 @@ func (t *reader) operation(e ast.Expr, k opKind) verdict {
 		if retried {
 			v.addPermanent(f)
 		}
+	}
+	paths.retryPath(body, func(ret *ast.ReturnStmt, f failures, guards []ast.Expr) {
+		if len(ret.Results) == 0 {
+			return
+		}
+		judge(in, ret.Results[len(ret.Results)-1], f, guards, 2)
 	})
 	if len(v.permanent) > 0 {
 		// It checks statuses or codes, only the wrong ones: a
@@ -1813,6 +1939,30 @@ func (t *reader) stopsOnInspection(body *ast.BlockStmt, k opKind, depth int) boo
 	return found
 }
 
+// errorHelper returns the declaration of the package's function that
+// makes a returned error, directly or through a variable assigned it
+// (return r, classify(ctx, err)), with a reader of its body; nil when e is
+// no call of such a function or the function takes no error.
+func (t *reader) errorHelper(e ast.Expr) (*ast.FuncDecl, *reader) {
+	x, where := t.value(e)
+	call, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok {
+		return nil, nil
+	}
+	fd := where.funcDecl(callee(where.info, call))
+	if fd == nil || fd.Body == nil {
+		return nil, nil
+	}
+	for _, arg := range call.Args {
+		// The failure handed over: an error variable or a call that
+		// returns one (classify(c.conn.Done(ctx, id))), not a nil.
+		if t := where.info.TypeOf(arg); isError(t) {
+			return fd, where.at(fd.Body, fd.Body.End())
+		}
+	}
+	return nil, nil
+}
+
 // marks reports whether a returned error is built by one of the named
 // functions of path, directly, through a variable, or through a helper
 // of the package that returns it.
@@ -1907,6 +2057,7 @@ func (s schedule) retrier(lib string, call *ast.CallExpr, op ast.Expr, v verdict
 		DelayAt:      at,
 		Classified:   v.classified,
 		Permanent:    v.permanent,
+		Marks:        v.marks,
 		BoundUnknown: s.unknown,
 		Fixes:        fixes[lib],
 	}
@@ -1917,6 +2068,8 @@ func (s schedule) retrier(lib string, call *ast.CallExpr, op ast.Expr, v verdict
 var fixes = map[string]map[string]string{
 	cenkaltiV4Path: cenkaltiV4Fixes,
 	cenkaltiV5Path: cenkaltiV5Fixes,
+	cenkaltiV6Path: cenkaltiV5Fixes,
+	cenkaltiV7Path: cenkaltiV5Fixes,
 	retryGoPath:    retryGoFixes,
 	sethvargoPath:  sethvargoFixes,
 	dskitPath:      dskitFixes,
@@ -1980,6 +2133,8 @@ func opInRetry(r *Retrier) {
 var retryCalls = map[string][]string{
 	cenkaltiV4Path: {"Retry", "RetryNotify", "RetryNotifyWithTimer", "RetryWithData", "RetryNotifyWithData", "RetryNotifyWithTimerAndData"},
 	cenkaltiV5Path: {"Retry"},
+	cenkaltiV6Path: {"Retry"},
+	cenkaltiV7Path: {"Retry"},
 	retryGoPath:    {"Do", "DoWithData"},
 	sethvargoPath:  {"Do", "DoValue", "Constant", "Exponential", "Fibonacci"},
 	gaxPath:        {"Invoke"},

@@ -350,3 +350,60 @@ func (a *API) Claim(ctx context.Context, job string) error {
 		return err
 	})
 }
+
+// Download retries only a precondition that a concurrent writer broke:
+// every other failure breaks, after the checks that let some through.
+func (a *API) Download(ctx context.Context, job string) error {
+	return roko.NewRetrier(
+		roko.WithMaxAttempts(3),
+		roko.WithStrategy(roko.Exponential(time.Second, 0)),
+		roko.WithJitter(),
+	).DoWithContext(ctx, func(r *roko.Retrier) error {
+		resp, err := a.post(ctx, "/jobs/"+job+"/artifact")
+		if err != nil {
+			if resp != nil && resp.StatusCode == http.StatusPreconditionFailed {
+				return err
+			}
+			if isRetryable(err) {
+				return err
+			}
+			r.Break()
+			return err
+		}
+		return nil
+	})
+}
+
+// DownloadAny breaks only where it could not create its file: every
+// failure of the request is retried.
+func (a *API) DownloadAny(ctx context.Context, job string) error {
+	return roko.NewRetrier( // want `unclassified-retry: roko.NewRetrier\(...\).DoWithContext retries every error`
+		roko.WithMaxAttempts(3),
+		roko.WithStrategy(roko.Exponential(time.Second, 0)),
+		roko.WithJitter(),
+	).DoWithContext(ctx, func(r *roko.Retrier) error {
+		if job == "" {
+			r.Break()
+			return errors.New("no job")
+		}
+		_, err := a.post(ctx, "/jobs/"+job+"/artifact")
+		return err
+	})
+}
+
+// Fetch128 gives up on git's exit code 128 and retries the others: an
+// exit code is no HTTP status.
+func Fetch128(ctx context.Context, dir, ref string) error {
+	return roko.NewRetrier(
+		roko.WithMaxAttempts(5),
+		roko.WithStrategy(roko.Exponential(time.Second, 0)),
+		roko.WithJitter(),
+	).DoWithContext(ctx, func(r *roko.Retrier) error {
+		err := exec.CommandContext(ctx, "git", "-C", dir, "fetch", "origin", ref).Run()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 128 {
+			r.Break()
+		}
+		return err
+	})
+}
