@@ -192,6 +192,12 @@ func (w *walker) assignCall(lhs []ast.Expr, idx int, call *ast.CallExpr, in []*p
 			// the variable moves on, the accept still succeeded.
 			p.errs[passed{prev.op}] = prev
 		}
+		if prev, ok := p.errs[key]; ok && prev.op != nil && prev.op != call && prev.state == errNonNil && !prev.wait {
+			// if _, err := j.Do(); err != nil { wait; _, addr, err =
+			// d.Register() }: the variable moves on, the attempt still
+			// failed, and the round goes on whatever the next call does.
+			p.errs[failedBefore{prev.op}] = prev
+		}
 		p.last = call
 		p.guard = guardNone
 		p.maybeOK = false
@@ -203,6 +209,10 @@ func (w *walker) assignCall(lhs []ast.Expr, idx int, call *ast.CallExpr, in []*p
 // passed keys the success of an operation whose error variable the next
 // operation reuses.
 type passed struct{ op *ast.CallExpr }
+
+// failedBefore keys the failure of an operation whose error variable the
+// next operation reuses.
+type failedBefore struct{ op *ast.CallExpr }
 
 // waitsIn finds the waits a simple statement makes, without entering
 // function literals.

@@ -108,6 +108,18 @@ func (p *path) clone() *path {
 
 // failedOp returns the operation known to have failed on this path, or nil.
 func (p *path) failedOp() *ast.CallExpr {
+	// The attempt that failed first on the path decided the round: what
+	// ran after it with the same error variable (a refresh of the
+	// target, its failure only logged) does not make another attempt.
+	var first *ast.CallExpr
+	for k, f := range p.errs {
+		if k, ok := k.(failedBefore); ok && f.state == errNonNil && (first == nil || k.op.Pos() < first.Pos()) {
+			first = k.op
+		}
+	}
+	if first != nil {
+		return first
+	}
 	if p.last != nil {
 		for _, f := range p.errs {
 			if f.op == p.last && f.state == errNonNil && !f.wait {
