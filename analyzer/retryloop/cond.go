@@ -152,23 +152,31 @@ func restoreGuard(out []*path, onlyCalls bool) {
 }
 
 // onlyCalls reports whether an if statement's branches hold nothing but
-// calls (and else-ifs that do the same).
+// calls, and else-ifs or nested ifs that do the same (a log, and a counter
+// picked by the error's text).
 func onlyCalls(s *ast.IfStmt) bool {
-	for _, st := range s.Body.List {
-		if _, ok := st.(*ast.ExprStmt); !ok {
-			return false
-		}
+	if !callsOnly(s.Body.List) {
+		return false
 	}
 	switch e := s.Else.(type) {
-	case nil:
-		return true
 	case *ast.IfStmt:
 		return e.Init == nil && onlyCalls(e)
 	case *ast.BlockStmt:
-		for _, st := range e.List {
-			if _, ok := st.(*ast.ExprStmt); !ok {
+		return callsOnly(e.List)
+	}
+	return true
+}
+
+func callsOnly(list []ast.Stmt) bool {
+	for _, st := range list {
+		switch st := st.(type) {
+		case *ast.ExprStmt:
+		case *ast.IfStmt:
+			if st.Init != nil || !onlyCalls(st) {
 				return false
 			}
+		default:
+			return false
 		}
 	}
 	return true
