@@ -26,7 +26,17 @@ func (w *walker) noteFailMark(s *ast.AssignStmt, in []*path) {
 			continue
 		}
 		tv := w.info().Types[s.Rhs[i]]
-		if tv.Value == nil {
+		value := ""
+		switch {
+		case tv.Value != nil:
+			value = tv.Value.ExactString()
+		case isDuration(obj.Type()) && w.callsFunc(s.Rhs[i]):
+			// delay = backoff(retry) where it failed, delay = the poll
+			// interval elsewhere: a back-off worked out for the failure
+			// (not the interval brought forward, interval / 4) tells the
+			// rounds apart.
+			value = "=" + types.ExprString(s.Rhs[i])
+		default:
 			continue
 		}
 		for _, p := range in {
@@ -39,12 +49,27 @@ func (w *walker) noteFailMark(s *ast.AssignStmt, in []*path) {
 				w.lc.failMarks[obj] = m
 			}
 			if p.lastFailed() {
-				m.fail[tv.Value.ExactString()] = true
+				m.fail[value] = true
 			} else {
-				m.ok[tv.Value.ExactString()] = true
+				m.ok[value] = true
 			}
 		}
 	}
+}
+
+// callsFunc reports whether e calls a function or method: not a builtin
+// (min, max) and not a conversion.
+func (w *walker) callsFunc(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && !found {
+			if w.a.callee(call) != nil {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // markValues are the constants a variable is set to where an attempt has

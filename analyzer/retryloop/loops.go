@@ -151,13 +151,49 @@ func (fc *funcCtx) timerDelay(obj types.Object, lc *loopCtx, a *checker) ast.Exp
 		}
 	}
 	for _, as := range fc.assigns[obj] {
-		if call, ok := ast.Unparen(as.rhs).(*ast.CallExpr); ok && len(call.Args) == 1 {
-			if isPkgFunc(a.callee(call), "time", "NewTimer", "NewTicker") {
-				return call.Args[0]
-			}
+		call, ok := ast.Unparen(as.rhs).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		if len(call.Args) == 1 && isPkgFunc(a.callee(call), "time", "NewTimer", "NewTicker") {
+			return call.Args[0]
+		}
+		if d := timerMakerDelay(a, call); d != nil {
+			return d
 		}
 	}
 	return nil
+}
+
+// timerMakerDelay returns the duration a helper is given when it makes
+// the timer it returns from it (timer, cancel := TimerWithCancel(delay)):
+// a function whose only duration parameter is the timer's and that
+// returns a *time.Timer. nil for any other call.
+func timerMakerDelay(a *checker, call *ast.CallExpr) ast.Expr {
+	fn := a.callee(call)
+	if fn == nil || funcPath(fn) == "time" {
+		return nil
+	}
+	sig := fn.Signature()
+	makes := false
+	for i := 0; i < sig.Results().Len(); i++ {
+		if p, ok := sig.Results().At(i).Type().(*types.Pointer); ok && isNamed(p.Elem(), "time", "Timer") {
+			makes = true
+		}
+	}
+	if !makes || sig.Variadic() {
+		return nil
+	}
+	var delay ast.Expr
+	for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
+		if isDuration(sig.Params().At(i).Type()) {
+			if delay != nil {
+				return nil // two durations: which one is the timer's is not known
+			}
+			delay = call.Args[i]
+		}
+	}
+	return delay
 }
 
 // loopCtx describes the loop being analysed.
