@@ -73,7 +73,10 @@
 // failed (pause = pacer.Pause(pause, failed)) or from err != nil is the
 // failure's own wait, and so is a wait at the top of the loop re-armed with
 // a duration the failure path set (interval = time.Second before the next
-// round's timer.Reset(interval), where a success sets 5s). Classification is
+// round's timer.Reset(interval), where a success sets 5s), or a back-off
+// worked out for the failure (delay = backoff(retry) where it failed, a
+// poll interval elsewhere), received from a timer a helper makes
+// (timer, cancel := timerWithCancel(delay)). Classification is
 // per operation: a loop that tells one call's sentinel apart still retries
 // every error of another. A runner that asks a predicate parameter
 // (isRetryable func(error) bool) whether to go round is unclassified at a
@@ -85,7 +88,10 @@
 // channel it was given ended the wait), an error variable reused by the
 // next call keeps the earlier call's success, and a context given a
 // deadline per attempt (ctx, cancel = context.WithTimeout(ctx, d)) moves on
-// to nothing.
+// to nothing. An error variable that the next call reuses after the
+// attempt failed keeps the attempt's failure: a join that failed is the
+// round's failure while the loop asks discovery for a new leader and only
+// logs that call's error.
 //
 // Not retry loops, and only these: loops that wait for a local condition
 // (os.Stat, an atomic, a mutex, a ready() callback), loops that wait alike
@@ -136,10 +142,14 @@
 // deadline, context), the classification of failures (errors.Is/As, type
 // switches, sentinel, status-code and gRPC-code comparisons, predicates), the
 // permanent failures it retries, and the context.Context in scope. A test
-// of the error whose branches only call something (log it, count it) and
-// both go on to the next attempt classifies nothing.
+// of the error whose branches only call something (log it, count it),
+// also through nested tests of its text, and both go on to the next
+// attempt classifies nothing. An operation given to a library that looks
+// at a failure and reports it as success (if !inUse(err) { return nil })
+// or tells the library to stop after looking at it (roko's r.Break())
+// classifies; a process's exit code (ExitCode() == 128) is no HTTP status.
 //
-// Calls into known retry libraries (cenkalti/backoff v4 and v5,
+// Calls into known retry libraries (cenkalti/backoff v4 to v7,
 // avast/retry-go, sethvargo/go-retry, grafana/dskit backoff, gax-go,
 // go-retryablehttp, k8s wait and client-go retry, the AWS SDK retryers,
 // gRPC service-config retry policies, failsafe-go retrypolicy,
@@ -147,7 +157,14 @@
 // Rican7/retry, buildkite/roko, Temporal retry policies, resty, go-redis,
 // sarama, cloud.google.com/go/storage, and etcd's client, which retries its
 // own calls) are read as retry loops too, with the libraries' documented
-// defaults (package analyzer/internal/retrylib).
+// defaults (package analyzer/internal/retrylib). A function of the project
+// that hands the function value it is given to such a library as the
+// operation (a generic retryRPC(ctx, c, op) around backoff.Retry) carries
+// how the library is told a failure is permanent: at each of its calls the
+// function literal is read as the library reads an operation, so a call
+// whose literal retries Unauthenticated through a classifying helper
+// (return r, classify(err)) is retry-permanent there, and one whose
+// literal returns every error unread is unclassified.
 //
 // # Facts
 //
