@@ -43,7 +43,8 @@ const rokoPath = "github.com/buildkite/roko"
 //     122-127, Jitter at 198-205); WithJitterRange(min, max) a random
 //     [min, max) (lines 134-146). No jitter by default.
 //   - WithSleepFunc(f) sleeps with f (lines 158-162), a no-op in tests:
-//     what it waits is the code's own. WithRand changes nothing read here.
+//     a function the code writes waits what it decides; one injected
+//     through a field or a parameter is handed the strategy's waits. WithRand changes nothing read here.
 func roko(info *types.Info, call *ast.CallExpr, fn *types.Func, enclosing *ast.BlockStmt) *Retrier {
 	var recv, ctx, cb ast.Expr
 	switch {
@@ -128,8 +129,16 @@ func (t *reader) rokoRetrier(e ast.Expr) (schedule, bool) {
 		case "WithJitter", "WithJitterRange":
 			jitter = true
 		case "WithSleepFunc":
-			if len(oc.Args) != 1 || !ow.isTimeSleep(oc.Args[0]) {
+			// A sleep the code writes (a no-op in tests) waits what it
+			// decides; one injected through a field or a parameter
+			// (c.RetrySleepFunc, time.Sleep outside tests) is handed the
+			// strategy's waits.
+			if len(oc.Args) != 1 {
 				ownSleep = true
+			} else if !ow.isTimeSleep(oc.Args[0]) {
+				if _, body, _ := ow.funcOf(oc.Args[0]); body != nil {
+					ownSleep = true
+				}
 			}
 		case "WithRand":
 		default:

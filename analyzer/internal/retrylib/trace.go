@@ -1693,6 +1693,9 @@ func (t *reader) readOperation(e ast.Expr, k opKind) verdict {
 	if len(k.stop) > 0 && (in.stopsOnInspection(body, k, 2) || in.stopInsideInspection(body, k)) {
 		v.classified = true
 	}
+	if k.halts && in.handsOverStop(body, k) {
+		v.classified = true
+	}
 	if len(k.retry) > 0 {
 		v.retries = in.callsAny(body, k.path, k.retry, 2)
 	} else {
@@ -1860,6 +1863,37 @@ func sameRepository(a, b string) bool {
 // retry.Unrecoverable) made inside an if or case whose condition looks at
 // the failure, wherever it is then returned: if isFatal(err) { err =
 // backoff.Permanent(err) }.
+// handsOverStop reports whether an operation hands the library's value
+// it stops with (roko's *Retrier) to a function of the project together
+// with the failure (api.BreakOnNonRetryable(r, resp, err)): that function
+// decides which failures stop the retries.
+func (t *reader) handsOverStop(body *ast.BlockStmt, k opKind) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if fn := callee(t.info, call); fn == nil || fn.Pkg() == nil || Path(fn.Pkg()) == k.path {
+			return true
+		}
+		stopper, failure := false, false
+		for _, arg := range call.Args {
+			at := t.info.TypeOf(arg)
+			if p, ok := at.(*types.Pointer); ok {
+				at = p.Elem()
+			}
+			if n, ok := at.(*types.Named); ok && n.Obj().Pkg() != nil && Path(n.Obj().Pkg()) == k.path {
+				stopper = true
+			}
+			failure = failure || isError(t.info.TypeOf(arg))
+		}
+		found = stopper && failure
+		return !found
+	})
+	return found
+}
+
 func (t *reader) stopInsideInspection(body *ast.BlockStmt, k opKind) bool {
 	found := false
 	var walk func(n ast.Node, inspected bool)

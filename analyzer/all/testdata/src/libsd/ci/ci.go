@@ -407,3 +407,70 @@ func Fetch128(ctx context.Context, dir, ref string) error {
 		return err
 	})
 }
+
+// breakOnClientError tells the retrier to stop on a client error other
+// than 429, and reports whether it did.
+func breakOnClientError(r *roko.Retrier, resp *http.Response, err error) bool {
+	if resp != nil && resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != http.StatusTooManyRequests {
+		r.Break()
+		return true
+	}
+	return false
+}
+
+// logAttempt logs which attempt failed.
+func logAttempt(r *roko.Retrier) { fmt.Println(r.String()) }
+
+// Register hands the retrier and the failure to the helper that decides
+// which failures stop the retries.
+func (a *API) Register(ctx context.Context, agent string) error {
+	return roko.NewRetrier(
+		roko.WithMaxAttempts(5),
+		roko.WithStrategy(roko.Exponential(time.Second, 0)),
+		roko.WithJitter(),
+	).DoWithContext(ctx, func(r *roko.Retrier) error {
+		resp, err := a.post(ctx, "/agents/"+agent)
+		if err != nil {
+			breakOnClientError(r, resp, err)
+		}
+		return err
+	})
+}
+
+// RegisterLogged hands the retrier only to a log: every failure is
+// retried.
+func (a *API) RegisterLogged(ctx context.Context, agent string) error {
+	return roko.NewRetrier( // want `unclassified-retry: roko.NewRetrier\(...\).DoWithContext retries every error`
+		roko.WithMaxAttempts(5),
+		roko.WithStrategy(roko.Exponential(time.Second, 0)),
+		roko.WithJitter(),
+	).DoWithContext(ctx, func(r *roko.Retrier) error {
+		_, err := a.post(ctx, "/agents/"+agent)
+		if err != nil {
+			logAttempt(r)
+		}
+		return err
+	})
+}
+
+// Agent sleeps through a function its caller injects: time.Sleep in
+// production, a no-op in tests.
+type Agent struct {
+	api   *API
+	Sleep func(time.Duration)
+}
+
+// Connect waits a constant 5s through the injected sleep.
+func (g *Agent) Connect(ctx context.Context) error {
+	return roko.NewRetrier(
+		roko.WithMaxAttempts(10),
+		roko.WithStrategy(roko.Constant(5*time.Second)), // want `fixed-sleep: .*waits a constant 5s`
+		roko.WithSleepFunc(g.Sleep),
+	).DoWithContext(ctx, func(r *roko.Retrier) error {
+		resp, err := g.api.post(ctx, "/connect")
+		if err != nil {
+			breakOnClientError(r, resp, err)
+		}
+		return err
+	})
+}
