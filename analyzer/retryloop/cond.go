@@ -258,6 +258,7 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 			t, f = w.classify(errSide, w.a.isBreakerOpen(other), in)
 			markClosed(t, w.a.isClosedSentinel(other))
 			markPermanent(t, permanentSentinel(other))
+			markLocalOS(t, w.a.isErrno(other))
 		}
 		if op == token.NEQ {
 			t, f = f, t
@@ -547,6 +548,7 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 		t, f = w.classify(call.Args[0], w.a.isBreakerOpen(call.Args[1]), in)
 		markClosed(t, w.a.isClosedSentinel(call.Args[1]))
 		markPermanent(t, permanentSentinel(call.Args[1]))
+		markLocalOS(t, w.a.isErrno(call.Args[1]))
 		return t, f
 	case isPkgFunc(fn, "errors", "As") && len(call.Args) == 2:
 		open := false
@@ -633,6 +635,23 @@ func markPermanent(in []*path, name string) {
 	}
 	for _, p := range in {
 		p.isPermanent = append(p.isPermanent, name)
+	}
+}
+
+// isErrno reports whether e is an errno of the local system: a value of
+// syscall.Errno or golang.org/x/sys/unix's (syscall.ETXTBSY).
+func (a *checker) isErrno(e ast.Expr) bool {
+	return isNamed(a.typeOf(e), "syscall", "Errno")
+}
+
+// markLocalOS records on paths where the failure is an errno of the local
+// system that it is.
+func markLocalOS(in []*path, errno bool) {
+	if !errno {
+		return
+	}
+	for _, p := range in {
+		p.localOS = true
 	}
 }
 

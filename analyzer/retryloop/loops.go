@@ -609,6 +609,10 @@ func (a *checker) finish(w *walker, form Form, node ast.Node, pos token.Pos) *Lo
 		w.answer = -1
 	}
 	l := &Loop{Form: form, Node: node, Pos: pos, Func: w.fc.fn, Ops: ops, Reconnect: !leaves, answer: w.answer}
+	l.LocalOS = true
+	for _, p := range failing {
+		l.LocalOS = l.LocalOS && p.localOS
+	}
 	if node == nil {
 		l.Node = w.fc.fn
 	}

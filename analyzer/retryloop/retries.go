@@ -148,7 +148,13 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 	ix.busy[fn] = true
 	defer delete(ix.busy, fn)
 	var r *RetrySummary
-	if loops := ix.byFunc[decl]; len(loops) > 0 {
+	var loops []*Loop
+	for _, l := range ix.byFunc[decl] {
+		if !l.LocalOS {
+			loops = append(loops, l) // a race on this machine is no retry layer
+		}
+	}
+	if len(loops) > 0 {
 		l := loops[0]
 		ly := a.layerOf(l)
 		r = &RetrySummary{Attempts: ly.Attempts, Unbounded: ly.Unbounded, At: ly.At, Param: a.wrappedParam(decl, l)}

@@ -127,6 +127,10 @@ type Loop struct {
 	// Retried is what the failure paths retry by status and code; nil
 	// when not read (see RetriedCodes).
 	Retried *RetriedCodes
+	// LocalOS reports a loop that retries only errnos of the local system
+	// (ETXTBSY after exec): it works round a race on this machine and is
+	// no retry layer of a caller's retries.
+	LocalOS bool
 	// answer is, for a retry runner's loop, how the bool the function
 	// value returns is read (RetrySummary.Answer).
 	answer int

@@ -86,6 +86,10 @@ type path struct {
 	// isPermanent lists the sentinels of a permanent failure the path
 	// found the error to be (errors.Is(err, ErrGroupAuthorizationFailed)).
 	isPermanent []string
+	// localOS: the failure is known to be an errno of the local system
+	// (errors.Is(err, syscall.ETXTBSY)), a race on this machine, not a
+	// dependency failing.
+	localOS bool
 }
 
 func newPath() *path {
