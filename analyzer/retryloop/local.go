@@ -2,7 +2,10 @@ package retryloop
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/types"
+
+	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // localCalls are calls that look at the local machine: a loop that waits
@@ -24,6 +27,9 @@ func (a *checker) localCheck(op *ast.CallExpr) bool {
 		return false
 	}
 	if isPkgFunc(fn, funcPath(fn), localCalls[funcPath(fn)]...) {
+		return true
+	}
+	if a.toLocalHost(op) {
 		return true
 	}
 	// (*os.File).Stat and friends
@@ -73,4 +79,26 @@ func (w *walker) madeBeforeLoop(obj types.Object, maker string) bool {
 		}
 	}
 	return made
+}
+
+// localHost matches an address of this machine written in the code:
+// localhost, 127.0.0.1, [::1].
+var localHost = lazyre.New(`(?i)^(\w+://)?(localhost|127\.0\.0\.1|\[::1\])([:/]|$)`)
+
+// toLocalHost reports whether an operation is addressed to this machine
+// by a constant written in the call (http.Get("http://localhost:8080"),
+// net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))): going round on it
+// waits for a local server to come up, a readiness poll, not a retry
+// against a dependency.
+func (a *checker) toLocalHost(op *ast.CallExpr) bool {
+	for _, arg := range op.Args {
+		arg = ast.Unparen(arg)
+		if c, ok := arg.(*ast.CallExpr); ok && isPkgFunc(a.callee(c), "fmt", "Sprintf") && len(c.Args) > 0 {
+			arg = c.Args[0]
+		}
+		if tv := a.info().Types[arg]; tv.Value != nil && tv.Value.Kind() == constant.String && localHost.MatchString(constant.StringVal(tv.Value)) {
+			return true
+		}
+	}
+	return false
 }
