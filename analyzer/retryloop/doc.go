@@ -63,6 +63,10 @@
 // a context nobody cancels (context.Background()), unless the attempt
 // leaves on a stop state it checks (t.getState() == txnHandlerClosed).
 //
+// A loop that retries only errnos of the local system (errors.Is(err,
+// syscall.ETXTBSY) after an exec) works round a race on this machine: it
+// is still a retry loop, but no retry layer of the loops that call it.
+//
 // A worker that hands a failed item back to the channel it reads it from
 // (case id := <-q: ...; if err != nil { q <- id }) runs the operation on
 // the same item again: its loop is a retry loop of that item, paced by
@@ -94,7 +98,8 @@
 // logs that call's error.
 //
 // Not retry loops, and only these: loops that wait for a local condition
-// (os.Stat, an atomic, a mutex, a ready() callback), loops that wait alike
+// (os.Stat, an atomic, a mutex, a ready() callback, a call addressed to
+// this machine by a constant: http.Get("http://localhost:%d")), loops that wait alike
 // whatever the outcome (ticker daemons, heartbeats, pollers), iteration
 // over items or alternatives (the operation is given the next element, a
 // counter advanced every round, a value the loop advances from itself, or
