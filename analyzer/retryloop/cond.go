@@ -604,11 +604,6 @@ func (w *walker) callCond(call *ast.CallExpr, in []*path) (t, f []*path) {
 	return split(in, other, other)
 }
 
-// permanentName is the name of a sentinel error for a failure that cannot
-// pass on another try: ErrUnauthorized, ErrPermissionDenied,
-// ErrGroupAuthorizationFailed, kerr.TopicAuthorizationFailed.
-var permanentName = lazyre.New(`(?i)(unauthori[sz]ed|unauthenticated|forbidden|permission_?denied|access_?denied|auth(entication|orization)_?failed|invalid_?credentials)`)
-
 // permanentSentinel returns the name of a sentinel error (a package-level
 // variable or a constant) named for a permanent failure, or "".
 func permanentSentinel(e ast.Expr) string {
@@ -621,7 +616,7 @@ func permanentSentinel(e ast.Expr) string {
 	default:
 		return ""
 	}
-	if !permanentName.MatchString(id.Name) {
+	if !failure.PermanentName(id.Name) {
 		return ""
 	}
 	return types.ExprString(e)

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // PermanentHTTP reports whether an HTTP status cannot succeed on retry:
@@ -53,6 +55,13 @@ func PermanentText(text string) bool {
 	}
 	return false
 }
+
+// PermanentName reports whether the name of a sentinel error says the
+// failure cannot pass on another try: ErrUnauthorized,
+// ErrPermissionDenied, ErrGroupAuthorizationFailed, TopicAuthorizationFailed.
+func PermanentName(name string) bool { return permanentName.MatchString(name) }
+
+var permanentName = lazyre.New(`(?i)(unauthori[sz]ed|unauthenticated|forbidden|permission_?denied|access_?denied|auth(entication|orization)_?failed|invalid_?credentials)`)
 
 // BreakerOpen reports whether the name of a sentinel error or an error
 // type says that a circuit breaker is open: gobreaker.ErrOpenState,

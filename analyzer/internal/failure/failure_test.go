@@ -9,6 +9,18 @@ import (
 // TestBreakerOpen: the rule for a breaker's open error accepts what the
 // expression the retry-loop model matched names with accepts, and nothing
 // else.
+func TestPermanentName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"ErrUnauthorized": true, "ErrGroupAuthorizationFailed": true, "TopicAuthorizationFailed": true,
+		"ErrPermissionDenied": true, "errForbidden": true, "ErrInvalidCredentials": true,
+		"ErrTimeout": false, "ErrNotLeader": false, "ErrAuthorizationPending": false, "ErrClosed": false,
+	} {
+		if got := PermanentName(name); got != want {
+			t.Errorf("PermanentName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
 func TestStatusName(t *testing.T) {
 	for name, want := range map[string]bool{
 		"status": true, "StatusCode": true, "code": true, "HTTPCode": true, "httpStatus": true,

@@ -251,16 +251,8 @@ func (t *reader) rokoStrategy(s *schedule, with *ast.CallExpr, jitter bool) {
 
 // isTimeSleep reports whether e is the function time.Sleep.
 func (t *reader) isTimeSleep(e ast.Expr) bool {
-	x, where := t.value(e)
-	var obj types.Object
-	switch x := ast.Unparen(x).(type) {
-	case *ast.Ident:
-		obj = where.info.Uses[x]
-	case *ast.SelectorExpr:
-		obj = where.info.Uses[x.Sel]
-	}
-	fn, ok := obj.(*types.Func)
-	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "Sleep"
+	fn, _ := t.namedFunc(e)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "Sleep"
 }
 
 // rokoSetsEveryWait reports a callback that sets the next wait itself,

@@ -1800,6 +1800,17 @@ func (t *reader) undecorated(e ast.Expr, depth int) ast.Expr {
 // foreignFunc returns the package of the function or method an
 // operation names when it belongs to another package, nil otherwise.
 func (t *reader) foreignFunc(e ast.Expr) *types.Package {
+	fn, where := t.namedFunc(e)
+	if fn == nil || fn.Pkg() == nil || where.funcDecl(fn) != nil || t.fileOf(fn.Pos()) != nil {
+		return nil
+	}
+	return fn.Pkg()
+}
+
+// namedFunc returns the function or method an expression names, through
+// the variable it was assigned to (f := time.Sleep), with a reader of
+// where it was named; nil for any other expression.
+func (t *reader) namedFunc(e ast.Expr) (*types.Func, *reader) {
 	x, where := t.value(e)
 	var obj types.Object
 	switch x := ast.Unparen(x).(type) {
@@ -1812,11 +1823,8 @@ func (t *reader) foreignFunc(e ast.Expr) *types.Package {
 			obj = where.info.Uses[x.Sel]
 		}
 	}
-	fn, ok := obj.(*types.Func)
-	if !ok || fn.Pkg() == nil || where.funcDecl(fn) != nil || t.fileOf(fn.Pos()) != nil {
-		return nil
-	}
-	return fn.Pkg()
+	fn, _ := obj.(*types.Func)
+	return fn, where
 }
 
 // mayKnow reports whether another package's function may mark failures
