@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
+	"github.com/retrylint/retrylint/analyzer/internal/failure"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 	"github.com/retrylint/retrylint/docs"
 )
@@ -22,8 +23,6 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
-const breaker = "the circuit breaker's open error"
-
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
 	diag.CheckDirectives(pass, Rule)
@@ -34,7 +33,7 @@ func run(pass *analysis.Pass) (any, error) {
 		var codes []string
 		open := false
 		for _, p := range l.Permanent {
-			if p == breaker {
+			if p == failure.DescribeBreakerOpen() {
 				open = true
 			} else {
 				codes = append(codes, p)
@@ -43,9 +42,9 @@ func run(pass *analysis.Pass) (any, error) {
 		var msg string
 		switch {
 		case len(codes) > 0 && open:
-			msg = l.Subject() + " retries " + strings.Join(codes, ", ") + " and " + breaker + ", which cannot succeed on retry; each retry adds load for nothing and defeats the breaker; give up at once on these and retry only 408, 429, 5xx or Unavailable"
+			msg = l.Subject() + " retries " + strings.Join(codes, ", ") + " and " + failure.DescribeBreakerOpen() + ", which cannot succeed on retry; each retry adds load for nothing and defeats the breaker; give up at once on these and retry only 408, 429, 5xx or Unavailable"
 		case open:
-			msg = l.Subject() + " retries " + breaker + "; the breaker fails fast on purpose to shed load and the retry defeats it; treat the open error as permanent and give up at once"
+			msg = l.Subject() + " retries " + failure.DescribeBreakerOpen() + "; the breaker fails fast on purpose to shed load and the retry defeats it; treat the open error as permanent and give up at once"
 		default:
 			msg = l.Subject() + " retries " + strings.Join(codes, ", ") + ", which cannot succeed on retry; each retry adds load for nothing; " + l.LibraryFix(Rule, "return these at once and retry only 408, 429, 5xx or Unavailable, DeadlineExceeded, ResourceExhausted, Aborted")
 		}
