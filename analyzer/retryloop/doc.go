@@ -98,8 +98,10 @@
 // logs that call's error.
 //
 // Not retry loops, and only these: loops that wait for a local condition
-// (os.Stat, an atomic, a mutex, a ready() callback, a call addressed to
-// this machine by a constant: http.Get("http://localhost:%d")), loops that wait alike
+// (os.Stat, an atomic, a mutex, a ready() callback, a request to this
+// machine's server root or health endpoint written as a constant:
+// http.Get("http://localhost:%d/healthz"); a sidecar's other paths
+// reach what it forwards to), loops that wait alike
 // whatever the outcome (ticker daemons, heartbeats, pollers), iteration
 // over items or alternatives (the operation is given the next element, a
 // counter advanced every round, a value the loop advances from itself, or

@@ -81,13 +81,15 @@ func (w *walker) madeBeforeLoop(obj types.Object, maker string) bool {
 	return made
 }
 
-// localHost matches an address of this machine written in the code:
-// localhost, 127.0.0.1, [::1].
-var localHost = lazyre.New(`(?i)^(\w+://)?(localhost|127\.0\.0\.1|\[::1\])([:/]|$)`)
+// localProbe matches a URL of this machine's server root or health
+// endpoint written in the code: http://localhost:%d,
+// http://127.0.0.1:8080/healthz. A request elsewhere on this machine (a
+// sidecar's /v1.0/invoke/...) reaches what the sidecar forwards to.
+var localProbe = lazyre.New(`(?i)^https?://(localhost|127\.0\.0\.1|\[::1\])(:[^/]*)?(/|/[^?]*(health|ready|readiness|live|liveness|ping|status)[^?]*)?$`)
 
-// toLocalHost reports whether an operation is addressed to this machine
-// by a constant written in the call (http.Get("http://localhost:8080"),
-// net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))): going round on it
+// toLocalHost reports whether an operation is a request to this machine's
+// server root or health endpoint, by a constant written in the call
+// (http.Get(fmt.Sprintf("http://localhost:%d", port))): going round on it
 // waits for a local server to come up, a readiness poll, not a retry
 // against a dependency.
 func (a *checker) toLocalHost(op *ast.CallExpr) bool {
@@ -96,7 +98,7 @@ func (a *checker) toLocalHost(op *ast.CallExpr) bool {
 		if c, ok := arg.(*ast.CallExpr); ok && isPkgFunc(a.callee(c), "fmt", "Sprintf") && len(c.Args) > 0 {
 			arg = c.Args[0]
 		}
-		if tv := a.info().Types[arg]; tv.Value != nil && tv.Value.Kind() == constant.String && localHost.MatchString(constant.StringVal(tv.Value)) {
+		if tv := a.info().Types[arg]; tv.Value != nil && tv.Value.Kind() == constant.String && localProbe.MatchString(constant.StringVal(tv.Value)) {
 			return true
 		}
 	}
