@@ -37,6 +37,20 @@ func (a tri) not() tri {
 	return triUnknown
 }
 
+// and is false when either side is, true when both are, else unknown.
+func (a tri) and(b tri) tri {
+	switch {
+	case a == triFalse || b == triFalse:
+		return triFalse
+	case a == triTrue && b == triTrue:
+		return triTrue
+	}
+	return triUnknown
+}
+
+// or is true when either side is, false when both are, else unknown.
+func (a tri) or(b tri) tri { return a.not().and(b.not()).not() }
+
 // scenario runs a small predicate (a CheckRetry policy, an OnError
 // retriable, an AWS IsErrorRetryable) for one kind of failure and tells
 // whether the predicate retries it. The hooks describe the failure: value
@@ -261,23 +275,9 @@ func (s *scenario) eval(e ast.Expr) tri {
 	case *ast.BinaryExpr:
 		switch x.Op {
 		case token.LAND:
-			a, b := s.eval(x.X), s.eval(x.Y)
-			if a == triFalse || b == triFalse {
-				return triFalse
-			}
-			if a == triTrue && b == triTrue {
-				return triTrue
-			}
-			return triUnknown
+			return s.eval(x.X).and(s.eval(x.Y))
 		case token.LOR:
-			a, b := s.eval(x.X), s.eval(x.Y)
-			if a == triTrue || b == triTrue {
-				return triTrue
-			}
-			if a == triFalse && b == triFalse {
-				return triFalse
-			}
-			return triUnknown
+			return s.eval(x.X).or(s.eval(x.Y))
 		case token.EQL:
 			return s.equal(x.X, x.Y)
 		case token.NEQ:
