@@ -872,12 +872,8 @@ func (a *checker) keyedCount(e ast.Expr) bool {
 // mentionsCounter reports whether e reads a variable that changes from
 // one attempt to the next.
 func (w *walker) mentionsCounter(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && w.lc.counters[w.info().ObjectOf(id)] {
-			found = true
-		}
-		return !found
+	return anyNode(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		return ok && w.lc.counters[w.info().ObjectOf(id)]
 	})
-	return found
 }

@@ -97,16 +97,14 @@ func (a *checker) trueWhenDone(body *ast.BlockStmt) bool {
 
 // mentionsCtxErr reports whether a condition calls Err() on a context.
 func mentionsCtxErr(a *checker, e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok {
-			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Err" && isContext(a.typeOf(sel.X)) {
-				found = true
-			}
+	return anyNode(e, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return false
 		}
-		return !found
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		return ok && sel.Sel.Name == "Err" && isContext(a.typeOf(sel.X))
 	})
-	return found
 }
 
 // contextCheck reports whether call asks a context predicate, of this

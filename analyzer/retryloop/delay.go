@@ -350,14 +350,21 @@ func (a *checker) refersTo(e ast.Expr, obj types.Object) bool {
 }
 
 func (a *checker) mentions(e ast.Node, obj types.Object) bool {
+	return anyNode(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		return ok && a.info().ObjectOf(id) == obj
+	})
+}
+
+// anyNode reports whether pred holds for n or a node below it, stopping
+// at the first that it holds for.
+func anyNode(n ast.Node, pred func(ast.Node) bool) bool {
 	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.Ident:
-			if a.info().ObjectOf(n) == obj {
-				found = true
-			}
+	ast.Inspect(n, func(c ast.Node) bool {
+		if found || c == nil {
+			return false
 		}
+		found = pred(c)
 		return !found
 	})
 	return found

@@ -60,16 +60,10 @@ func (w *walker) noteFailMark(s *ast.AssignStmt, in []*path) {
 // callsFunc reports whether e calls a function or method: not a builtin
 // (min, max) and not a conversion.
 func (w *walker) callsFunc(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok && !found {
-			if w.a.callee(call) != nil {
-				found = true
-			}
-		}
-		return !found
+	return anyNode(e, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		return ok && w.a.callee(call) != nil
 	})
-	return found
 }
 
 // markValues are the constants a variable is set to where an attempt has

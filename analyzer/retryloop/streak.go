@@ -66,14 +66,10 @@ func (a *checker) mentionsStreak(lc *loopCtx, e ast.Expr) bool {
 	if len(lc.streaks) == 0 {
 		return false
 	}
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && lc.streaks[a.info().ObjectOf(id)] {
-			found = true
-		}
-		return !found
+	return anyNode(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		return ok && lc.streaks[a.info().ObjectOf(id)]
 	})
-	return found
 }
 
 // lastFailed reports whether the most recent operation on the path is
