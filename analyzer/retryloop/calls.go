@@ -29,6 +29,8 @@ type checker struct {
 	dead      map[*types.Var]bool  // contexts nobody can cancel (deadContext)
 	clocks    map[*types.Func]bool // predicates that answer from the clock (deadlineCheck)
 	fieldInts map[*types.Var]fieldInt
+	// fieldRetries: how calls through function-typed fields retry (fieldCallRetry).
+	fieldRetries map[*types.Var]*RetrySummary
 }
 
 // fieldInt is what a package sets an unexported integer field to: the

@@ -185,6 +185,10 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 				return false
 			case *ast.CallExpr:
 				inner, retries := a.retryAt(n)
+				if inner == nil {
+					inner = a.fieldCallRetry(n)
+					retries = inner != nil
+				}
 				switch {
 				case r != nil || inner == nil:
 				case inner.Param < 0:
@@ -436,7 +440,11 @@ func (a *checker) nestedInOps(l *Loop) (*Nesting, bool) {
 func (a *checker) retryingCall(l *Loop, call *ast.CallExpr) *Nesting {
 	fn := a.callee(call)
 	r := a.retryOf(fn)
-	if r == nil || fn.Origin() == a.funcObj(l.Func) {
+	if r == nil {
+		r = a.fieldCallRetry(call)
+		fn = nil
+	}
+	if r == nil || fn != nil && fn.Origin() == a.funcObj(l.Func) {
 		return nil
 	}
 	name := types.ExprString(call.Fun)
@@ -642,22 +650,35 @@ func (a *checker) fieldConst(v *types.Var) (int64, bool) {
 		return fi.max, fi.known
 	}
 	fi := fieldInt{known: true}
-	seen := false
-	write := func(e ast.Expr) {
+	values, known := a.fieldWrites(v)
+	for i, e := range values {
 		tv, ok := a.info().Types[e]
 		n, exact := int64(0), false
 		if ok && tv.Value != nil {
 			n, exact = constant.Int64Val(constant.ToInt(tv.Value))
 		}
 		if !exact {
-			fi.known = false
-			return
+			known = false
+			break
 		}
-		if !seen || n > fi.max {
+		if i == 0 || n > fi.max {
 			fi.max = n
 		}
-		seen = true
 	}
+	fi.known = known && len(values) > 0
+	if a.fieldInts == nil {
+		a.fieldInts = map[*types.Var]fieldInt{}
+	}
+	a.fieldInts[v] = fi
+	return fi.max, fi.known
+}
+
+// fieldWrites returns every value the package gives a field of its own:
+// assignments, keyed and positional composite literals. known is false
+// when it is also written another way (an increment, an address taken, a
+// tuple assignment), so that the values are not all it can hold.
+func (a *checker) fieldWrites(v *types.Var) (values []ast.Expr, known bool) {
+	known = true
 	isField := func(e ast.Expr) bool {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.SelectorExpr:
@@ -672,15 +693,15 @@ func (a *checker) fieldConst(v *types.Var) (int64, bool) {
 			switch n := n.(type) {
 			case *ast.KeyValueExpr:
 				if isField(n.Key) {
-					write(n.Value)
+					values = append(values, n.Value)
 				}
 			case *ast.AssignStmt:
 				for i, l := range n.Lhs {
 					if isField(l) {
 						if n.Tok != token.ASSIGN && n.Tok != token.DEFINE || len(n.Lhs) != len(n.Rhs) {
-							fi.known = false
+							known = false
 						} else {
-							write(n.Rhs[i])
+							values = append(values, n.Rhs[i])
 						}
 					}
 				}
@@ -689,29 +710,24 @@ func (a *checker) fieldConst(v *types.Var) (int64, bool) {
 					if _, keyed := n.Elts[0].(*ast.KeyValueExpr); !keyed {
 						for i := 0; i < st.NumFields() && i < len(n.Elts); i++ {
 							if st.Field(i) == v {
-								write(n.Elts[i])
+								values = append(values, n.Elts[i])
 							}
 						}
 					}
 				}
 			case *ast.IncDecStmt:
 				if isField(n.X) {
-					fi.known = false
+					known = false
 				}
 			case *ast.UnaryExpr:
 				if n.Op == token.AND && isField(n.X) {
-					fi.known = false
+					known = false
 				}
 			}
-			return fi.known
+			return known
 		})
 	}
-	fi.known = fi.known && seen
-	if a.fieldInts == nil {
-		a.fieldInts = map[*types.Var]fieldInt{}
-	}
-	a.fieldInts[v] = fi
-	return fi.max, fi.known
+	return values, known
 }
 
 // typeparams returns the struct a composite literal builds, through a
