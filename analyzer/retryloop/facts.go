@@ -97,6 +97,10 @@ type RetrySummary struct {
 	// permanent, so that each caller's function literal is read as the
 	// library reads an operation.
 	Marks *retrylib.OpMarks
+	// Deaf reports a runner that takes no context and waits between
+	// attempts with a wait no context ends (time.Sleep): a caller with a
+	// context cannot cancel it.
+	Deaf bool
 }
 
 // AFact marks Summary as an analysis fact.

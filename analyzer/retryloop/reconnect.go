@@ -29,6 +29,9 @@ func (a *checker) reconnect(w *walker) ([]*ast.CallExpr, []*path) {
 		if a.takesCounter(w.lc, op) || a.takesFreshItem(w.fc, w.lc, op) && !a.requeuedItem(w.fc, w.lc, r.p, op) {
 			continue
 		}
+		if a.failureSkipsOnly(w.fc, op) {
+			continue // the failure goes on as a success does
+		}
 		// The waits every success takes too (a ticker at the bottom of a
 		// polling loop) pace the loop; only the failure's own waits
 		// answer the failure.
@@ -52,6 +55,11 @@ func (a *checker) dropPaced(w *walker, failing []*path) ([]*path, []*ast.CallExp
 	for _, p := range failing {
 		op := p.failedOp()
 		if len(p.waits) > 0 && !waitsAfter(p, op) && !w.pacedByFailure(p) && a.successGoesRound(w, op) {
+			continue
+		}
+		if a.failureSkipsOnly(w.fc, op) && a.successGoesRound(w, op) {
+			// if v, err := probe(); err == nil { use(v) }: the failure
+			// only skips the use and goes on as a success does.
 			continue
 		}
 		kept = append(kept, p)
@@ -416,6 +424,66 @@ func (a *checker) requeuedItem(fc *funcCtx, lc *loopCtx, p *path, op *ast.CallEx
 					return true
 				}
 			}
+		}
+		return false
+	})
+}
+
+// failureSkipsOnly reports whether the only answer to op's failure is to
+// skip what its success does: the error it returns is tested by an
+// if err == nil { ... } without else right where op is called, whose body
+// neither returns nor jumps, so both go on the same way.
+func (a *checker) failureSkipsOnly(fc *funcCtx, op *ast.CallExpr) bool {
+	found := false
+	ast.Inspect(fc.body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		block, ok := n.(*ast.BlockStmt)
+		if !ok {
+			return true
+		}
+		for i, st := range block.List {
+			ifs, ok := st.(*ast.IfStmt)
+			if !ok || ifs.Else != nil {
+				continue
+			}
+			as, _ := ifs.Init.(*ast.AssignStmt)
+			if as == nil && i > 0 {
+				as, _ = block.List[i-1].(*ast.AssignStmt)
+			}
+			if as == nil || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != op || len(as.Lhs) == 0 {
+				continue
+			}
+			errID, ok := as.Lhs[len(as.Lhs)-1].(*ast.Ident)
+			if !ok || !isError(a.typeOf(errID)) {
+				continue
+			}
+			b, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+			if !ok || b.Op != token.EQL {
+				continue
+			}
+			x, y := ast.Unparen(b.X), ast.Unparen(b.Y)
+			if isNilIdent(x) {
+				x, y = y, x
+			}
+			if id, ok := x.(*ast.Ident); ok && isNilIdent(y) && a.info().ObjectOf(id) == a.info().ObjectOf(errID) && !jumps(ifs.Body) {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// jumps reports whether a block returns or branches out of its place in
+// the loop (return, continue, break, goto), outside function literals.
+func jumps(b *ast.BlockStmt) bool {
+	return anyNode(b, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.ReturnStmt, *ast.BranchStmt:
+			return true
 		}
 		return false
 	})

@@ -159,6 +159,7 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 		ly := a.layerOf(l)
 		r = &RetrySummary{Attempts: ly.Attempts, Unbounded: ly.Unbounded, At: ly.At, Param: a.wrappedParam(decl, l)}
 		if r.Param >= 0 {
+			r.Deaf = l.Context == nil && (deafWaits(l) || a.deafRunnerCall(l))
 			r.Answer = l.answer
 			if r.Attempts == 0 && !r.Unbounded {
 				r.LimitParam = a.limitParam(decl, l)
@@ -201,6 +202,7 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 						c := *inner
 						c.Param = i
 						c.LimitParam = forwardedParam(a, decl, n, inner.LimitParam)
+						c.PredicateParam = forwardedParam(a, decl, n, inner.PredicateParam)
 						r = &c
 					}
 				}
@@ -210,6 +212,17 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 	}
 	ix.memo[fn] = r
 	return r
+}
+
+// deafRunnerCall reports whether a loop is the call of a runner that
+// sleeps without a context (Retry(f) { return run(5, adapter(f)) }).
+func (a *checker) deafRunnerCall(l *Loop) bool {
+	call, ok := l.Node.(*ast.CallExpr)
+	if l.Form != FormRunner || !ok {
+		return false
+	}
+	r, _ := a.retryAt(call)
+	return r != nil && r.Deaf
 }
 
 // implRetry says how a call of an interface method retries: as the

@@ -131,6 +131,10 @@ type Loop struct {
 	// (ETXTBSY after exec): it works round a race on this machine and is
 	// no retry layer of a caller's retries.
 	LocalOS bool
+	// DeafRunner reports the call of a retry runner that takes no context
+	// and waits between attempts with a wait no context ends (time.Sleep),
+	// made where a context is in scope: cancellation cannot stop it.
+	DeafRunner bool
 	// answer is, for a retry runner's loop, how the bool the function
 	// value returns is read (RetrySummary.Answer).
 	answer int

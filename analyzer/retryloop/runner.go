@@ -282,7 +282,22 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 		l.Classified, l.Permanent, l.Retried = true, nil, nil
 	}
 	l.Context = a.contextInScope(call.Pos())
+	l.DeafRunner = r.Deaf && l.Context != nil
 	return l
+}
+
+// deafWaits reports whether a loop waits between attempts with a wait
+// that nothing but its time ends: time.Sleep, a bare <-time.After, a
+// clock's Sleep.
+func deafWaits(l *Loop) bool {
+	for _, w := range l.Waits {
+		switch {
+		case w.ContextAware || w.Select:
+		case w.Kind == WaitSleep, w.Kind == WaitAfter, w.Kind == WaitClock:
+			return true
+		}
+	}
+	return false
 }
 
 // blindRunnerCall reads a call that hands a blind runner a function or

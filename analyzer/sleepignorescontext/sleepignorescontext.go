@@ -77,6 +77,12 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		diag.Report(pass, Rule, w.Node.Pos(), w.Node.End(), msg, fixes...)
 	}
+	for _, l := range res.Loops {
+		if l.DeafRunner {
+			ctx := l.ContextName()
+			diag.Report(pass, Rule, l.Pos, l.Pos, fmt.Sprintf("%s takes no context and sleeps between attempts, although %s is in scope; cancellation cannot stop the retry and the caller's deadline is ignored; give the runner %s and wait there in a select on %s.Done() and a timer", l.Subject(), ctx, ctx, ctx))
+		}
+	}
 	return nil, nil
 }
 

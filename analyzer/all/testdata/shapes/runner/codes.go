@@ -179,7 +179,7 @@ func (c *Client) WaitJob(ctx context.Context, req *http.Request) error {
 
 // The runner classifies the error itself: the attempt only reports it.
 func (c *Client) Delete(ctx context.Context, req *http.Request) error {
-	return pace.Tries(3, func() error {
+	return pace.Tries(3, func() error { // want `sleep-ignores-context: pace.Tries takes no context and sleeps between attempts, although ctx is in scope`
 		resp, err := c.hc.Do(req)
 		if err != nil {
 			return err
