@@ -43,5 +43,9 @@ func run(pass *analysis.Pass) (any, error) {
 		diag.Report(pass, Rule, at.Pos(), at.End(),
 			lw.Loop.Subject()+" waits a constant "+w.Source.Value+" between attempts; clients that fail together retry together in lock-step; "+lw.Loop.LibraryFix(Rule, "back off exponentially with random jitter and a cap"))
 	}
+	for _, cw := range res.ConstantWaits {
+		diag.Report(pass, Rule, cw.Call.Pos(), cw.Call.End(),
+			types.ExprString(cw.Call.Fun)+" is given a constant "+cw.Value+" to wait between its attempts (its loop at "+cw.At+"); clients that fail together retry together in lock-step; give it a back-off that grows exponentially with random jitter and a cap")
+	}
 	return nil, nil
 }

@@ -101,6 +101,11 @@ type RetrySummary struct {
 	// attempts with a wait no context ends (time.Sleep): a caller with a
 	// context cannot cancel it.
 	Deaf bool
+	// WaitParam is the 1-based index of the duration parameter every
+	// wait between attempts waits, unchanged (retry(interval, f) sleeping
+	// interval each time); 0 when none. A caller giving it a constant
+	// retries on a fixed interval.
+	WaitParam int
 }
 
 // AFact marks Summary as an analysis fact.

@@ -158,6 +158,7 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 		l := loops[0]
 		ly := a.layerOf(l)
 		r = &RetrySummary{Attempts: ly.Attempts, Unbounded: ly.Unbounded, At: ly.At, Param: a.wrappedParam(decl, l)}
+		r.WaitParam = a.waitParam(decl, l)
 		if r.Param >= 0 {
 			r.Deaf = l.Context == nil && (deafWaits(l) || a.deafRunnerCall(l))
 			r.Answer = l.answer

@@ -35,6 +35,20 @@ type Result struct {
 	// Nested lists the retry layers whose operation reaches another retry
 	// layer, in this package or through the facts of another.
 	Nested []Nesting
+	// ConstantWaits lists the calls of a function that retries, waiting
+	// between its attempts for a duration its caller gives, that give it
+	// a constant: every call site picks its own lock-step interval.
+	ConstantWaits []ConstantWait
+}
+
+// ConstantWait is a call that gives a retrier a constant wait.
+type ConstantWait struct {
+	Call *ast.CallExpr
+	// Arg is the argument that sets the wait; Value is it as written.
+	Arg   ast.Expr
+	Value string
+	// At is where the retrier's loop is, file:line.
+	At string
 }
 
 // Waits returns every wait between attempts once, with the innermost loop
@@ -281,6 +295,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	a.leaveToCallers(res)
 	res.Nested = a.nestings(res)
+	res.ConstantWaits = a.constantWaits()
 	a.exportSummaries(res)
 	return res, nil
 }
