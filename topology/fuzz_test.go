@@ -84,6 +84,7 @@ func FuzzLoadTopologyFile(f *testing.F) {
 
 func FuzzLoadWorkflow(f *testing.F) {
 	f.Add([]byte("main:\n  steps:\n    - run:\n        try:\n          call: googleapis.run.v1.namespaces.jobs.run\n          args: {name: namespaces/p/jobs/j}\n        retry: ${http.default_retry}\n"))
+	f.Add([]byte("main:\n  steps:\n    - log:\n        call: sys.log\n        args:\n          text: ${\"failed: \" + e.message}\n"))
 	seeds(f, "shared/corpus/gcp/workflows/*.yaml", "../examples/topology/*/*workflow.yaml")
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "flow.yaml", src) })
 }

@@ -157,13 +157,3 @@ func toSignals(ss []string) Signals {
 	}
 	return out.Normalize()
 }
-
-// loadWorkflowSource parses raw Workflows source that the YAML decoder
-// rejected; ok is false when it is not Workflows source either.
-func loadWorkflowSource(file string, src []byte) (*Component, bool) {
-	wf, err := workflows.Parse(file, src)
-	if err != nil || wf == nil {
-		return nil, false
-	}
-	return workflowComponent(file, workflowName(file), wf), true
-}
