@@ -329,6 +329,11 @@ func (ld *loader) source(name, abs string, src []byte) (bool, error) {
 		}
 		return false, err
 	}
+	if topologyFileName(filepath.Base(name)) {
+		if err := notTopologyFile(name, docs); err != nil {
+			return false, err
+		}
+	}
 	known := false
 	for _, doc := range docs {
 		ok, err := ld.document(name, abs, doc)
