@@ -26,7 +26,7 @@ var ineffectiveRetryPredicate = &Rule{
 			// Nested try blocks: each layer on its own.
 			for _, l := range e.Tries {
 				le, lc := *e, *e.Call
-				lc.Retries, lc.Predicate, lc.RetryPos, lc.Unbounded = l.Retries, l.Predicate, l.Pos, false
+				lc.Retries, lc.Predicate, lc.RetryPos, lc.Unbounded = l.Retries, l.Predicate, l.Pos, l.Unbounded
 				le.Call = &lc
 				checkPredicate(p, &le)
 			}

@@ -17,6 +17,7 @@ func TestUnboundedIsOverEveryBudget(t *testing.T) {
 		{"unbounded-queue", "order-handler", "orders retries order-handler without limit at testdata/amplification/fire/unbounded-queue/orders-queue.yaml:4"},
 		{"unbounded-edge", "partner-api", "poller retries partner-api without limit at testdata/amplification/fire/unbounded-edge/retrylint.yaml:7"},
 		{"unbounded-code", "catalog-api", "the retry loop in fetcher.Fetch at testdata/amplification/fire/unbounded-code/app/fetch.go:12"},
+		{"unbounded-workflow", "payments.example.com", "step charge of charge-workflow retries payments.example.com without limit at testdata/amplification/fire/unbounded-workflow/charge-workflow.yaml:14:9 (max_retries is not known statically, so it is assumed unbounded)"},
 		{"unbounded-code", "stock-api", "the retry loop in fetcher.Stock at testdata/amplification/fire/unbounded-code/app/fetch.go:24:2 has no count the analysis can read (bounded only by its context), so it is assumed to retry the call to stock-api without limit"},
 	} {
 		t.Run(tc.component, func(t *testing.T) {

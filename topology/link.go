@@ -270,15 +270,20 @@ func foldLayers(e *Edge) {
 	c.Tries = append([]RetryLayer(nil), e.Tries...)
 	e.Call = &c
 	emitted := e.EmitsTo()
-	product, n, first := int64(1), 0, -1
+	product, n, first, unbounded := int64(1), 0, -1, false
 	var terms []string
 	for i, l := range c.Tries {
-		if l.Retries < 1 || len(emitted) == 0 || !l.Predicate.MatchesAny(emitted) {
+		if !l.Unbounded && l.Retries < 1 || len(emitted) == 0 || !l.Predicate.MatchesAny(emitted) {
 			continue
 		}
 		n++
 		if first < 0 {
 			first = i
+		}
+		if l.Unbounded {
+			unbounded = true
+			terms = append(terms, "∞")
+			continue
 		}
 		product *= int64(l.Retries) + 1
 		if product > math.MaxInt32 {
@@ -290,9 +295,16 @@ func foldLayers(e *Edge) {
 		return // every layer is dead: the innermost stands for them
 	}
 	l := c.Tries[first]
-	c.Retries, c.Predicate, c.RetryPos, c.Backoff, c.Note = int(product-1), l.Predicate, l.Pos, l.Backoff, l.Note
+	c.Retries, c.Unbounded, c.Predicate, c.RetryPos, c.Backoff, c.Note = int(product-1), unbounded, l.Predicate, l.Pos, l.Backoff, l.Note
+	if unbounded {
+		c.Retries = 0
+	}
 	if n > 1 {
-		c.Note = fmt.Sprintf("%d nested try blocks retry it: %s = %d attempts", n, strings.Join(terms, "×"), product)
+		total := strconv.FormatInt(product, 10) + " attempts"
+		if unbounded {
+			total = "unbounded (a max_retries not known statically is assumed unbounded)"
+		}
+		c.Note = fmt.Sprintf("%d nested try blocks retry it: %s = %s", n, strings.Join(terms, "×"), total)
 	}
 }
 

@@ -321,7 +321,7 @@ func (ld *loader) source(name, abs string, src []byte) (bool, error) {
 	if err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {
-			ie.Msg += workflows.QuoteHint(src, ie.Pos.Line)
+			ie.Msg += workflows.QuoteHint(src, ie.Pos.Line, ie.Msg)
 		}
 		if !manifestExt(name) {
 			// Not YAML at all (a README, a licence, HCL): of no known kind.

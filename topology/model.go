@@ -150,6 +150,7 @@ type Call struct {
 // RetryLayer is one try block with retry: around a call.
 type RetryLayer struct {
 	Retries   int
+	Unbounded bool // no count known: assumed without limit
 	Predicate Predicate
 	Pos       Pos
 	Backoff   *Backoff

@@ -2,20 +2,21 @@ package workflows
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/retrylint/retrylint/internal/lazyre"
 )
 
 // unquotedExpr finds a block value that starts with an unquoted "${",
 // after "key: " and/or "- ".
-var unquotedExpr = lazyre.New(`^\s*(?:-\s+)*(?:(?:"[^"]*"|'[^']*'|[^\s'"#{}\[\],&*!|>%@` + "`" + `][^#]*?)\s*:\s+)?\$\{`)
+var unquotedExpr = lazyre.New(`^\s*(?:-\s+)*(?:(?:"[^"]*"|'[^']*'|[^\s'"#{}\[\],&*!|>%@` + "`" + `][^#{}\[\],]*?)\s*:\s+)?\$\{`)
 
-// QuoteHint says how to write the value a YAML syntax error at line of
-// src broke on, when that line holds an unquoted "${…}" value: a plain
-// YAML scalar ends at ": ", so an expression holding one must be quoted as
-// a whole, as Workflows itself requires. "" when the line holds none.
-func QuoteHint(src []byte, line int) string {
-	if line < 1 {
+// QuoteHint says how to write the value a YAML syntax error (msg) at line
+// of src broke on, when it is a ": " inside an unquoted "${…}" value on
+// that line: a plain YAML scalar ends at ": ", so an expression holding one
+// must be quoted as a whole, as Workflows itself requires. "" otherwise.
+func QuoteHint(src []byte, line int, msg string) string {
+	if line < 1 || !strings.Contains(msg, "mapping values are not allowed") {
 		return ""
 	}
 	for i := 1; i < line; i++ {

@@ -320,7 +320,7 @@ func decodeYAML(src []byte, doc *yaml.Node) (err error) {
 // breaks (the decoder itself names a line only, often that of the enclosing block).
 func yamlError(file string, src []byte, err error) *Error {
 	line, col, msg := yamlpos.Locate(src, err)
-	return &Error{Pos: Pos{File: file, Line: line, Col: col}, Msg: "invalid YAML: " + msg + QuoteHint(src, line)}
+	return &Error{Pos: Pos{File: file, Line: line, Col: col}, Msg: "invalid YAML: " + msg + QuoteHint(src, line, msg)}
 }
 
 // ParseNode parses and analyses an already decoded document (e.g. a Terraform heredoc);
