@@ -1,6 +1,7 @@
 package multiply
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"sort"
@@ -104,6 +105,7 @@ type Chain struct {
 	retried   bool     // some factor on the path is effective
 	infinite  *Factor  // the first unbounded factor on the path
 	delivery  *Factor  // the first unbounded factor from a deliverer
+	retry     *Factor  // the first unbounded factor from a caller's own retries
 	pump      int      // the first node on the path in a pumping part; -1 if none
 }
 
@@ -121,7 +123,7 @@ func link(root, target *topology.Component, count Count, prev *Chain, last *Fact
 	}
 	c.Edges = prev.Edges + 1
 	c.head, c.headTerms, c.terms, c.termChain = prev.head, prev.headTerms, prev.terms, prev.termChain
-	c.retried, c.infinite, c.delivery, c.pump = prev.retried, prev.infinite, prev.delivery, prev.pump
+	c.retried, c.infinite, c.delivery, c.retry, c.pump = prev.retried, prev.infinite, prev.delivery, prev.retry, prev.pump
 	if len(c.head) <= PathEnds {
 		c.head = append(c.head[:len(c.head):len(c.head)], target.Name)
 	}
@@ -136,11 +138,26 @@ func link(root, target *topology.Component, count Count, prev *Chain, last *Fact
 	if c.infinite == nil && last.Count.Unbounded {
 		c.infinite = last
 	}
-	if c.delivery == nil && last.Count.Unbounded && last.Edge.From.Delivery != nil {
-		c.delivery = last
+	if last.Count.Unbounded {
+		if last.Edge.From.Delivery != nil {
+			c.delivery = cmp.Or(c.delivery, last)
+		} else {
+			c.retry = cmp.Or(c.retry, last)
+		}
 	}
 	return c
 }
+
+// UnboundedRetry is the first factor on the witness path that retries
+// without limit by the caller's own policy (a queue's maxAttempts -1, a
+// call's `retries: unbounded`, a Go loop without a count), not by
+// redelivery; nil when there is none.
+func (c *Chain) UnboundedRetry() *Factor { return c.retry }
+
+// UnboundedDelivery is the first factor on the witness path that
+// redelivers without limit (a subscription or trigger without a
+// dead-letter policy); nil when there is none.
+func (c *Chain) UnboundedDelivery() *Factor { return c.delivery }
 
 // Factors lists the factors of the whole witness path, root first.
 func (c *Chain) Factors() []Factor {

@@ -95,6 +95,10 @@ func (p *Pass) factor(e *topology.Edge) multiply.Factor {
 	return multiply.FactorOf(e)
 }
 
+// retriesAtLeast reports whether e retries n times or more; without limit
+// is more than any count.
+func retriesAtLeast(e *topology.Edge, n int) bool { return e.Unbounded || e.Retries >= n }
+
 // retriesText describes an edge's retry count.
 func retriesText(e *topology.Edge) string {
 	if e.Unbounded {

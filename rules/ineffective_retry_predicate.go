@@ -26,7 +26,7 @@ var ineffectiveRetryPredicate = &Rule{
 			// Nested try blocks: each layer on its own.
 			for _, l := range e.Tries {
 				le, lc := *e, *e.Call
-				lc.Retries, lc.Predicate, lc.RetryPos, lc.Unbounded = l.Retries, l.Predicate, l.Pos, false
+				lc.Retries, lc.Predicate, lc.RetryPos, lc.Unbounded = l.Retries, l.Predicate, l.Pos, l.Unbounded
 				le.Call = &lc
 				checkPredicate(p, &le)
 			}
@@ -37,7 +37,7 @@ var ineffectiveRetryPredicate = &Rule{
 // checkPredicate reports e when its predicate matches none of the failures
 // its callee reports.
 func checkPredicate(p *Pass, e *topology.Edge) {
-	if e.Kind != topology.EdgeCall || e.Retries < 1 || e.Predicate.Any || !e.Predicate.Known {
+	if e.Kind != topology.EdgeCall || !retriesAtLeast(e, 1) || e.Predicate.Any || !e.Predicate.Known {
 		return
 	}
 	emitted := e.EmitsTo()

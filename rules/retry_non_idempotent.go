@@ -35,7 +35,7 @@ var retryNonIdempotent = &Rule{
 			}
 			layers := e.Tries
 			if len(layers) == 0 {
-				layers = []topology.RetryLayer{{Retries: e.Retries, Predicate: e.Predicate, Pos: pos(e)}}
+				layers = []topology.RetryLayer{{Retries: e.Retries, Unbounded: e.Unbounded, Predicate: e.Predicate, Pos: pos(e)}}
 			}
 			for _, l := range layers {
 				switch l.Predicate.Name {
@@ -43,7 +43,7 @@ var retryNonIdempotent = &Rule{
 				default:
 					continue
 				}
-				if l.Retries < 1 {
+				if !l.Unbounded && l.Retries < 1 {
 					continue
 				}
 				p.Report(l.Pos, e.From.Name, fmt.Sprintf(

@@ -19,7 +19,7 @@ var retryWithoutBackoff = &Rule{
 	},
 	check: func(p *Pass) {
 		for _, e := range p.Graph.Edges {
-			if e.Kind != topology.EdgeCall || e.Retries < 2 {
+			if e.Kind != topology.EdgeCall || !retriesAtLeast(e, 2) {
 				continue
 			}
 			switch e.Predicate.Name {

@@ -20,7 +20,7 @@ var transientNotRetried = &Rule{
 	check: func(p *Pass) {
 		pair := topology.TransientPair()
 		for _, e := range p.Graph.Edges {
-			if e.Kind != topology.EdgeCall || e.Retries < 1 || e.Predicate.Any || !e.Predicate.Known {
+			if e.Kind != topology.EdgeCall || !retriesAtLeast(e, 1) || e.Predicate.Any || !e.Predicate.Known {
 				continue
 			}
 			emitted := e.EmitsTo()

@@ -21,13 +21,10 @@ var unboundedRedelivery = &Rule{
 	check: func(p *Pass) {
 		g := p.Graph
 		for _, c := range g.Components {
+			if !redeliversUnbounded(g, c) {
+				continue
+			}
 			d := c.Delivery
-			if d == nil || c.Assumed || d.DeadLetter || d.SingleAttempt || d.AckAtStart {
-				continue
-			}
-			if c.Kind == topology.KindTrigger && len(g.Out[c]) == 0 {
-				continue
-			}
 			sev := model.Warning
 			target := "its subscribers"
 			for _, e := range g.Out[c] {
@@ -54,4 +51,15 @@ var unboundedRedelivery = &Rule{
 				what, c.Name, mode, target, multiply.HumanDuration(d.Retention), multiply.EstimateDeliveries(d)))
 		}
 	},
+}
+
+// redeliversUnbounded reports whether c is a subscription or trigger that
+// unbounded-redelivery reports: one without a dead-letter policy that
+// redelivers what fails.
+func redeliversUnbounded(g *topology.Graph, c *topology.Component) bool {
+	d := c.Delivery
+	if d == nil || c.Assumed || d.DeadLetter || d.SingleAttempt || d.AckAtStart {
+		return false
+	}
+	return c.Kind != topology.KindTrigger || len(g.Out[c]) > 0
 }

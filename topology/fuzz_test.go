@@ -78,12 +78,15 @@ func FuzzLoadTrigger(f *testing.F) {
 
 func FuzzLoadTopologyFile(f *testing.F) {
 	f.Add([]byte("version: 1\nbudget: 3\ncomponents:\n  a: {kind: app, calls: [{to: b, retries: unbounded, on: [http-5xx], backoff: {initial: 1s, multiplier: 2}}], notifies: [s]}\n  b: {kind: cloudrun.job, runs: a, max_retries: 2}\n  s: {kind: sink}\n"))
+	f.Add([]byte("version: 1.0\nbudget: \"3\"\ncomponents:\n  a: {kind: app, calls: [{to: b, retries: \"3\", awaits: yes, timeout: 1h30m, backoff: {initial: 30s, max: 1s, multiplier: -2}}]}\n  b: {kind: external, url: \"https://[::1]:8080/x\"}\n"))
+	f.Add([]byte("[version, components]\n"))
 	seeds(f, "../examples/topology/*/retrylint.yaml", "../rules/testdata/*/*/*.yaml")
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "retrylint.yaml", src) })
 }
 
 func FuzzLoadWorkflow(f *testing.F) {
 	f.Add([]byte("main:\n  steps:\n    - run:\n        try:\n          call: googleapis.run.v1.namespaces.jobs.run\n          args: {name: namespaces/p/jobs/j}\n        retry: ${http.default_retry}\n"))
+	f.Add([]byte("main:\n  steps:\n    - log:\n        call: sys.log\n        args:\n          text: ${\"failed: \" + e.message}\n"))
 	seeds(f, "shared/corpus/gcp/workflows/*.yaml", "../examples/topology/*/*workflow.yaml")
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "flow.yaml", src) })
 }

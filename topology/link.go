@@ -190,22 +190,41 @@ func qualifyConflicts(cs []*Component, named map[string]bool) []Finding {
 			conflict = conflict || settings(c) != settings(g[0])
 			walked = walked && !named[c.Files[0]]
 		}
-		if !conflict || !walked || len(dirs) != len(g) {
+		if !conflict || !walked || len(dirs) < 2 {
 			continue
 		}
+		// Each directory's declarations become one component of its own
+		// name: copies in one directory merge, different ones there are
+		// refused by link, naming that directory's pair.
+		label := dirLabels(dirs)
 		var where []string
 		for _, c := range g {
-			dir := pathpkg.Dir(c.Files[0])
-			c.Name = pathpkg.Base(dir) + "/" + c.Name
+			c.Name = label[pathpkg.Dir(c.Files[0])] + "/" + c.Name
 			where = append(where, c.Pos.String())
 		}
 		for _, c := range g {
 			out = append(out, Finding{Rule: "unresolved-reference", Pos: c.Pos, Component: c.Name,
 				Message: fmt.Sprintf("%s %s is declared with different settings in %d directories (%s): checked as %d components named by their directory, and a reference to %s matches none of them; "+
-					"a topology file in each directory makes each its own pipeline", k.kind, k.name, len(g), strings.Join(where, ", "), len(g), k.name)})
+					"a topology file in each directory makes each its own pipeline", k.kind, k.name, len(dirs), strings.Join(where, ", "), len(dirs), k.name)})
 		}
 	}
 	return out
+}
+
+// dirLabels names each directory by its last element, or by its whole
+// path when two share the last element (envs/a/prod, envs/b/prod).
+func dirLabels(dirs map[string]bool) map[string]string {
+	label, seen := map[string]string{}, map[string]int{}
+	for d := range dirs {
+		seen[pathpkg.Base(d)]++
+	}
+	for d := range dirs {
+		label[d] = pathpkg.Base(d)
+		if seen[label[d]] > 1 {
+			label[d] = d
+		}
+	}
+	return label
 }
 
 // settings renders what a component's manifest sets, to tell one resource
@@ -213,7 +232,13 @@ func qualifyConflicts(cs []*Component, named map[string]bool) []Finding {
 // different ones of one name.
 func settings(c *Component) string {
 	var b strings.Builder
-	if j := c.Job; j != nil {
+	if j := c.Job; j != nil && c.Kind == KindK8sJob {
+		deadline := "no activeDeadlineSeconds"
+		if j.Deadline > 0 {
+			deadline = "activeDeadlineSeconds " + secsText(j.Deadline)
+		}
+		fmt.Fprintf(&b, "backoffLimit %d, %s", j.MaxRetries, deadline)
+	} else if j != nil {
 		fmt.Fprintf(&b, "maxRetries %d, %d task(s), task timeout %s", j.MaxRetries, j.TaskCount, secsText(j.TaskTimeout))
 	}
 	if d := c.Delivery; d != nil {
@@ -245,15 +270,20 @@ func foldLayers(e *Edge) {
 	c.Tries = append([]RetryLayer(nil), e.Tries...)
 	e.Call = &c
 	emitted := e.EmitsTo()
-	product, n, first := int64(1), 0, -1
+	product, n, first, unbounded := int64(1), 0, -1, false
 	var terms []string
 	for i, l := range c.Tries {
-		if l.Retries < 1 || len(emitted) == 0 || !l.Predicate.MatchesAny(emitted) {
+		if !l.Unbounded && l.Retries < 1 || len(emitted) == 0 || !l.Predicate.MatchesAny(emitted) {
 			continue
 		}
 		n++
 		if first < 0 {
 			first = i
+		}
+		if l.Unbounded {
+			unbounded = true
+			terms = append(terms, "∞")
+			continue
 		}
 		product *= int64(l.Retries) + 1
 		if product > math.MaxInt32 {
@@ -265,9 +295,16 @@ func foldLayers(e *Edge) {
 		return // every layer is dead: the innermost stands for them
 	}
 	l := c.Tries[first]
-	c.Retries, c.Predicate, c.RetryPos, c.Backoff, c.Note = int(product-1), l.Predicate, l.Pos, l.Backoff, l.Note
+	c.Retries, c.Unbounded, c.Predicate, c.RetryPos, c.Backoff, c.Note = int(product-1), unbounded, l.Predicate, l.Pos, l.Backoff, l.Note
+	if unbounded {
+		c.Retries = 0
+	}
 	if n > 1 {
-		c.Note = fmt.Sprintf("%d nested try blocks retry it: %s = %d attempts", n, strings.Join(terms, "×"), product)
+		total := strconv.FormatInt(product, 10) + " attempts"
+		if unbounded {
+			total = "unbounded (a max_retries not known statically is assumed unbounded)"
+		}
+		c.Note = fmt.Sprintf("%d nested try blocks retry it: %s = %s", n, strings.Join(terms, "×"), total)
 	}
 }
 

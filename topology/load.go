@@ -12,6 +12,7 @@ import (
 
 	"github.com/retrylint/retrylint/internal/input"
 	"github.com/retrylint/retrylint/topology/terraform"
+	"github.com/retrylint/retrylint/topology/workflows"
 )
 
 // DefaultMaxFileSize caps what is read of one manifest.
@@ -318,17 +319,20 @@ func (ld *loader) source(name, abs string, src []byte) (bool, error) {
 	}
 	docs, err := decodeDocuments(name, src)
 	if err != nil {
-		// Workflows source that a strict YAML parser rejects (e.g. ": "
-		// inside ${...}) is still read by the Workflows parser.
-		if c, ok := loadWorkflowSource(name, src); ok {
-			ld.manifests = append(ld.manifests, c)
-			return true, nil
+		var ie *InputError
+		if errors.As(err, &ie) {
+			ie.Msg += workflows.QuoteHint(src, ie.Pos.Line, ie.Msg)
 		}
 		if !manifestExt(name) {
 			// Not YAML at all (a README, a licence, HCL): of no known kind.
 			return false, nil
 		}
 		return false, err
+	}
+	if topologyFileName(filepath.Base(name)) {
+		if err := notTopologyFile(name, docs); err != nil {
+			return false, err
+		}
 	}
 	known := false
 	for _, doc := range docs {

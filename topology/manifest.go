@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -27,8 +28,11 @@ var (
 	v2ServiceName  = lazyre.New(`^projects/[^/]+/locations/[^/]+/services/[^/]+$`)
 	subscriptionRE = lazyre.New(`^projects/[^/]+/subscriptions/[^/]+$`)
 	triggerRE      = lazyre.New(`^projects/[^/]+/locations/[^/]+/triggers/[^/]+$`)
-	queueRE        = lazyre.New(`^projects/[^/]+/locations/[^/]+/queues/[^/]+$`)
-	functionRE     = lazyre.New(`^projects/[^/]+/locations/[^/]+/functions/[^/]+$`)
+	// placeholderRE is a name that is wholly a placeholder left to fill:
+	// ${JOB_NAME}, $(JOB_NAME), $JOB_NAME.
+	placeholderRE = lazyre.New(`^(?:\$\{[^{}]*\}|\$\([^()]*\)|\$[A-Za-z_][A-Za-z0-9_]*)$`)
+	queueRE       = lazyre.New(`^projects/[^/]+/locations/[^/]+/queues/[^/]+$`)
+	functionRE    = lazyre.New(`^projects/[^/]+/locations/[^/]+/functions/[^/]+$`)
 )
 
 func apiKind(r *yaml.Node, group, kind string) bool {
@@ -118,6 +122,12 @@ func metadataName(file string, r *yaml.Node, what string) (string, Pos, error) {
 			at = m
 		}
 		return "", Pos{}, errorf(posOf(file, at), "%s: expected metadata.name (or metadata.generateName)", what)
+	}
+	if placeholderRE.MatchString(s) {
+		// The whole name is filled at deploy time (envsubst, a pipeline
+		// variable): the manifests so named are resources of their own,
+		// each known by its file, not one declared twice.
+		s = fmt.Sprintf("%s (%s)", s, file)
 	}
 	return s, posOf(file, n), nil
 }
@@ -605,6 +615,16 @@ func readK8sJob(file string, c *Component, spec *yaml.Node) error {
 			return errorf(posOf(file, n), "backoffLimit: expected 0 or more, got %d", v)
 		}
 		j.MaxRetries, j.MaxRetriesDefault, j.MaxRetriesPos = v, false, posOf(file, k)
+	}
+	if n := val(spec, "activeDeadlineSeconds"); n != nil && !isNull(n) {
+		v, err := intValue(file, n, "activeDeadlineSeconds")
+		if err != nil {
+			return err
+		}
+		if v < 1 {
+			return errorf(posOf(file, n), "activeDeadlineSeconds: expected 1 or more, got %d", v)
+		}
+		j.Deadline = float64(v)
 	}
 	j.Pods = c.Name + ".pods"
 	c.Job = j

@@ -150,6 +150,7 @@ type Call struct {
 // RetryLayer is one try block with retry: around a call.
 type RetryLayer struct {
 	Retries   int
+	Unbounded bool // no count known: assumed without limit
 	Predicate Predicate
 	Pos       Pos
 	Backoff   *Backoff
@@ -231,8 +232,11 @@ type JobSpec struct {
 	TaskCount      int
 	TaskTimeout    float64 // seconds per attempt
 	TaskTimeoutPos Pos
-	Runs           string // the app it runs (topology file)
-	RunsPos        Pos
+	// Deadline is a Kubernetes job's activeDeadlineSeconds: how long the
+	// whole job, its retries included, may run; 0 when none is set.
+	Deadline float64
+	Runs     string // the app it runs (topology file)
+	RunsPos  Pos
 	// Pods names the pods of a Kubernetes job that the topology file does
 	// not give a runs: for, so its attempts (backoffLimit + 1) show.
 	Pods string

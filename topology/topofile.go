@@ -2,7 +2,7 @@ package topology
 
 import (
 	"maps"
-	"net/url"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +17,28 @@ import (
 // `components:` (SPEC §5).
 func isTopologyFile(r *yaml.Node) bool {
 	return val(r, "version") != nil && val(r, "components") != nil
+}
+
+// notTopologyFile is the error of a file named as a topology file
+// (retrylint.yaml, *.topology.yaml) whose documents are not all topology
+// files: its declarations would be left out without a word, and its
+// schema refuses it.
+func notTopologyFile(file string, docs []*yaml.Node) error {
+	if len(docs) == 0 {
+		return errorf(Pos{File: file, Line: 1, Col: 1}, "empty topology file: expected `version: 1` and `components:`")
+	}
+	for _, doc := range docs {
+		r := root(doc)
+		switch {
+		case r == nil || r.Kind != yaml.MappingNode:
+			return errorf(posOf(file, r), "a topology file is a mapping with `version: 1` and `components:`, got %s", shown(r))
+		case val(r, "version") == nil:
+			return errorf(posOf(file, r), "topology file: `version: 1` is missing")
+		case val(r, "components") == nil:
+			return errorf(posOf(file, r), "topology file: `components:` is missing (write `components: {}` for none)")
+		}
+	}
+	return nil
 }
 
 // decl is one component of a topology file.
@@ -85,16 +107,13 @@ func (ld *loader) topologyFile(file, abs string, r *yaml.Node) error {
 		return err
 	}
 	vn := val(r, "version")
-	if v, ok := scalar(vn); !ok || v != "1" {
-		return errorf(posOf(file, vn), "version: expected 1")
+	if v, ok := jsonNumber(decoded(vn)); !ok || v != 1 {
+		return errorf(posOf(file, vn), "version: expected 1, got %s", shown(vn))
 	}
-	if k, n := get(r, "budget"); n != nil && !isNull(n) {
-		b, err := intValue(file, n, "budget")
+	if k, n := get(r, "budget"); n != nil {
+		b, err := topoInt(file, n, "budget", 1)
 		if err != nil {
 			return err
-		}
-		if b < 1 {
-			return errorf(posOf(file, n), "budget: expected a positive integer, got %d", b)
 		}
 		ld.budget, ld.budgetPos = b, posOf(file, k)
 		ld.setBudget(ld.pipelineOf(abs), b, posOf(file, k))
@@ -116,7 +135,7 @@ func (ld *loader) topologyFile(file, abs string, r *yaml.Node) error {
 		d.pipeline = ld.pipelineOf(abs)
 		ld.decls = append(ld.decls, d)
 	}
-	if inc := val(r, "include"); inc != nil && !isNull(inc) {
+	if inc := val(r, "include"); inc != nil {
 		items := []*yaml.Node{inc}
 		if inc.Kind == yaml.SequenceNode {
 			items = inc.Content
@@ -137,9 +156,9 @@ func (ld *loader) topologyFile(file, abs string, r *yaml.Node) error {
 // include loads one `include:` entry, relative to the topology file, never
 // outside the given roots.
 func (ld *loader) include(file, abs string, it *yaml.Node) error {
-	s, ok := scalar(it)
-	if !ok || strings.TrimSpace(s) == "" {
-		return errorf(posOf(file, it), "include: expected a path or glob relative to this file")
+	s, err := topoString(file, it, "include", "a path or glob relative to this file", true)
+	if err != nil {
+		return err
 	}
 	p := filepath.FromSlash(s)
 	if !filepath.IsAbs(p) {
@@ -202,6 +221,9 @@ func decodeDecl(file string, kn, n *yaml.Node) (*decl, error) {
 			return nil, err
 		}
 	}
+	if dl := d.c.Delivery; dl != nil && d.set["min_backoff"].IsValid() && d.set["max_backoff"].IsValid() && dl.MaxBackoff < dl.MinBackoff {
+		return nil, errorf(posOf(file, val(n, "max_backoff")), "%s: max_backoff: %s is below min_backoff, %s", where, secsText(dl.MaxBackoff), secsText(dl.MinBackoff))
+	}
 	return d, nil
 }
 
@@ -243,23 +265,14 @@ func (d *decl) field(file, key string, v *yaml.Node, where string) error {
 		}
 		d.kind, d.kindPos = Kind(s), posOf(file, v)
 	case "description":
-		if _, ok := scalar(v); !ok {
-			return errorf(posOf(file, v), "%s: expected a string", at)
-		}
+		_, err = topoString(file, v, at, "a string", false)
 	case "source":
-		s, ok := scalar(v)
-		if !ok {
-			return errorf(posOf(file, v), "%s: expected a Go package path", at)
-		}
-		c.Source = s
+		c.Source, err = topoString(file, v, at, "Go package patterns such as ./cmd/app", false)
 	case "url":
-		s, ok := scalar(v)
-		host := ""
-		if ok {
-			host = urlHost(s)
-		}
+		s, _ := topoString(file, v, at, "", false)
+		host := urlHost(s)
 		if host == "" {
-			return errorf(posOf(file, v), "%s: expected a URL or host such as https://api.example.com", at)
+			return errorf(posOf(file, v), "%s: expected a URL or host such as https://api.example.com, got %s", at, shown(v))
 		}
 		c.URL, c.Host = s, host
 	case "emits":
@@ -274,48 +287,27 @@ func (d *decl) field(file, key string, v *yaml.Node, where string) error {
 			d.calls = append(d.calls, &Call{To: name, ToKind: KindSink, Kind: EdgeNotify, Pos: poss[i]})
 		}
 	case "runs":
-		s, ok := scalar(v)
-		if !ok || s == "" {
-			return errorf(posOf(file, v), "%s: expected a component name", at)
-		}
-		d.job().Runs, d.job().RunsPos = s, posOf(file, v)
+		d.job().Runs, err = topoName(file, v, at)
+		d.job().RunsPos = posOf(file, v)
 	case "push_to":
-		s, ok := scalar(v)
-		if !ok || s == "" {
-			return errorf(posOf(file, v), "%s: expected a component name", at)
-		}
-		d.delivery().PushTo, d.delivery().PushToPos = s, posOf(file, v)
+		d.delivery().PushTo, err = topoName(file, v, at)
+		d.delivery().PushToPos = posOf(file, v)
 	case "max_retries":
-		var i int
-		i, err = intValue(file, v, at)
-		if err == nil && i < 0 {
-			err = errorf(posOf(file, v), "%s: expected 0 or more, got %d", at, i)
-		}
-		d.job().MaxRetries = i
+		d.job().MaxRetries, err = topoInt(file, v, at, 0)
 	case "task_count":
-		var i int
-		i, err = intValue(file, v, at)
-		if err == nil && i < 1 {
-			err = errorf(posOf(file, v), "%s: expected 1 or more, got %d", at, i)
-		}
-		d.job().TaskCount = i
+		d.job().TaskCount, err = topoInt(file, v, at, 1)
 	case "task_timeout":
-		d.job().TaskTimeout, err = durationValue(file, v, at)
+		d.job().TaskTimeout, err = topoDuration(file, v, at)
 	case "max_delivery_attempts":
-		var i int
-		i, err = intValue(file, v, at)
-		if err == nil && i < 1 {
-			err = errorf(posOf(file, v), "%s: expected 1 or more, got %d", at, i)
-		}
-		d.delivery().MaxDeliveryAttempts = i
+		d.delivery().MaxDeliveryAttempts, err = topoInt(file, v, at, 1)
 	case "retention":
-		d.delivery().Retention, err = durationValue(file, v, at)
+		d.delivery().Retention, err = topoDuration(file, v, at)
 	case "min_backoff":
-		d.delivery().MinBackoff, err = durationValue(file, v, at)
+		d.delivery().MinBackoff, err = topoDuration(file, v, at)
 	case "max_backoff":
-		d.delivery().MaxBackoff, err = durationValue(file, v, at)
+		d.delivery().MaxBackoff, err = topoDuration(file, v, at)
 	case "ack_deadline":
-		d.delivery().AckDeadline, err = durationValue(file, v, at)
+		d.delivery().AckDeadline, err = topoDuration(file, v, at)
 	case "calls":
 		if v.Kind != yaml.SequenceNode {
 			return errorf(posOf(file, v), "%s: expected a list of calls", at)
@@ -361,18 +353,20 @@ func signalList(file string, v *yaml.Node, at string) (Signals, error) {
 }
 
 func nameList(file string, v *yaml.Node, at string) ([]string, []Pos, error) {
-	if v.Kind == yaml.ScalarNode {
-		return []string{v.Value}, []Pos{posOf(file, v)}, nil
-	}
-	if v.Kind != yaml.SequenceNode {
-		return nil, nil, errorf(posOf(file, v), "%s: expected a list of component names", at)
+	items := []*yaml.Node{v}
+	switch v.Kind {
+	case yaml.SequenceNode:
+		items = v.Content
+	case yaml.ScalarNode:
+	default:
+		return nil, nil, errorf(posOf(file, v), "%s: expected a component name or a list of them", at)
 	}
 	var names []string
 	var poss []Pos
-	for _, it := range v.Content {
-		s, ok := scalar(it)
-		if !ok || s == "" {
-			return nil, nil, errorf(posOf(file, it), "%s: expected a component name", at)
+	for _, it := range items {
+		s, err := topoName(file, resolve(it), at)
+		if err != nil {
+			return nil, nil, err
 		}
 		names, poss = append(names, s), append(poss, posOf(file, it))
 	}
@@ -388,30 +382,24 @@ func decodeCall(file string, n *yaml.Node, where string) (*Call, error) {
 	}
 	call := &Call{Kind: EdgeCall, Pos: posOf(file, n), Predicate: Predicate{Any: true, Known: true}}
 	toK, to := get(n, "to")
-	s, ok := scalar(to)
-	if toK == nil || !ok || s == "" {
+	if toK == nil {
 		return nil, errorf(posOf(file, n), "%s: a call needs `to:` naming the component it invokes", where)
+	}
+	s, err := topoName(file, to, where+": to")
+	if err != nil {
+		return nil, err
 	}
 	call.To, call.Pos = s, posOf(file, to)
 	if k, v := get(n, "retries"); v != nil {
 		call.RetryPos = posOf(file, k)
-		if s, _ := scalar(v); s == "unbounded" {
-			call.Unbounded = true
-		} else {
-			r, err := intValue(file, v, where+": retries")
-			if err != nil {
-				return nil, errorf(posOf(file, v), "%s: retries: expected a number or `unbounded`", where)
-			}
-			if r < 0 {
-				return nil, errorf(posOf(file, v), "%s: retries: expected 0 or more, got %d", where, r)
-			}
-			call.Retries = r
+		if err := readRetries(file, v, where, call); err != nil {
+			return nil, err
 		}
 	}
 	if k, v := get(n, "func"); v != nil {
-		s, ok := scalar(v)
-		if !ok || strings.TrimSpace(s) == "" {
-			return nil, errorf(posOf(file, v), "%s: func: expected a Go function such as \"example.com/app/client.(*Client).Do\"", where)
+		s, err := topoString(file, v, where+": func", `a Go function such as "example.com/app/client.(*Client).Do"`, true)
+		if err != nil {
+			return nil, err
 		}
 		call.Func, call.FuncPos = s, posOf(file, k)
 	}
@@ -424,66 +412,80 @@ func decodeCall(file string, n *yaml.Node, where string) (*Call, error) {
 		call.Predicate = Predicate{Signals: sigs, Known: true, Custom: true, Any: sigs.Has(SigAny)}
 	}
 	if v := val(n, "timeout"); v != nil {
-		t, err := durationValue(file, v, where+": timeout")
+		t, err := topoDuration(file, v, where+": timeout")
 		if err != nil {
 			return nil, err
 		}
 		call.Timeout, call.TimeoutSet = t, true
 	}
 	if v := val(n, "awaits"); v != nil {
-		b, err := boolValue(file, v, where+": awaits")
+		b, err := topoBool(file, v, where+": awaits")
 		if err != nil {
 			return nil, err
 		}
 		call.Awaits = b
 	}
 	if k, v := get(n, "backoff"); v != nil {
-		if err := checkKeys(file, v, backoffKeys, where+": backoff"); err != nil {
+		b, err := decodeBackoff(file, k, v, where)
+		if err != nil {
 			return nil, err
-		}
-		b := &Backoff{Pos: posOf(file, k), Multiplier: 1}
-		for _, f := range []struct {
-			key string
-			dst *float64
-		}{{"initial", &b.Initial}, {"max", &b.Max}} {
-			if fv := val(v, f.key); fv != nil {
-				d, err := durationValue(file, fv, where+": backoff."+f.key)
-				if err != nil {
-					return nil, err
-				}
-				*f.dst = d
-			}
-		}
-		if fv := val(v, "multiplier"); fv != nil {
-			m, err := floatValue(file, fv, where+": backoff.multiplier")
-			if err != nil {
-				return nil, err
-			}
-			b.Multiplier = m
-		}
-		if fv := val(v, "jitter"); fv != nil {
-			j, _ := scalar(fv)
-			switch j {
-			case "none", "full", "equal", "decorrelated":
-			default:
-				return nil, errorf(posOf(file, fv), "%s: backoff.jitter: expected none, full, equal or decorrelated", where)
-			}
-			b.Jitter = j
 		}
 		call.Backoff = b
 	}
 	return call, nil
 }
 
-// urlHost is the host of a URL, or of a bare host name; "" if neither.
-func urlHost(s string) string {
-	s = strings.TrimSpace(s)
-	if !strings.Contains(s, "://") {
-		s = "https://" + s
+// readRetries reads a call's `retries:`: a count, or `unbounded`.
+func readRetries(file string, v *yaml.Node, where string, call *Call) error {
+	if s, ok := decoded(v).(string); ok && s == "unbounded" {
+		call.Unbounded = true
+		return nil
 	}
-	u, err := url.Parse(s)
-	if err != nil || strings.ContainsAny(u.Hostname(), " /") {
-		return ""
+	if f, ok := jsonNumber(decoded(v)); !ok || f != math.Trunc(f) {
+		return errorf(posOf(file, v), "%s: retries: expected a number or `unbounded`, got %s", where, shown(v))
 	}
-	return strings.ToLower(u.Hostname())
+	r, err := topoInt(file, v, where+": retries", 0)
+	call.Retries = r
+	return err
+}
+
+// decodeBackoff reads a call's `backoff:`; its max may not be below its
+// initial wait.
+func decodeBackoff(file string, k, v *yaml.Node, where string) (*Backoff, error) {
+	if err := checkKeys(file, v, backoffKeys, where+": backoff"); err != nil {
+		return nil, err
+	}
+	b := &Backoff{Pos: posOf(file, k), Multiplier: 1}
+	for _, f := range []struct {
+		key string
+		dst *float64
+	}{{"initial", &b.Initial}, {"max", &b.Max}} {
+		if fv := val(v, f.key); fv != nil {
+			d, err := topoDuration(file, fv, where+": backoff."+f.key)
+			if err != nil {
+				return nil, err
+			}
+			*f.dst = d
+		}
+	}
+	if fv := val(v, "max"); fv != nil && b.Max < b.Initial {
+		return nil, errorf(posOf(file, fv), "%s: backoff.max: %s is below backoff.initial, %s", where, secsText(b.Max), secsText(b.Initial))
+	}
+	if fv := val(v, "multiplier"); fv != nil {
+		m, err := topoNumber(file, fv, where+": backoff.multiplier", 1)
+		if err != nil {
+			return nil, err
+		}
+		b.Multiplier = m
+	}
+	if fv := val(v, "jitter"); fv != nil {
+		j, _ := decoded(fv).(string)
+		switch j {
+		case "none", "full", "equal", "decorrelated":
+		default:
+			return nil, errorf(posOf(file, fv), "%s: backoff.jitter: expected none, full, equal or decorrelated, got %s", where, shown(fv))
+		}
+		b.Jitter = j
+	}
+	return b, nil
 }

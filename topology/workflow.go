@@ -112,7 +112,7 @@ func workflowCall(file, wfName string, wc *workflows.Call) *Call {
 		}
 		call.Raised = call.Raised.Normalize()
 		l := call.Tries[0]
-		call.Retries, call.Predicate, call.RetryPos, call.Backoff = l.Retries, l.Predicate, l.Pos, l.Backoff
+		call.Retries, call.Unbounded, call.Predicate, call.RetryPos, call.Backoff = l.Retries, l.Unbounded, l.Predicate, l.Pos, l.Backoff
 		if l.Note != "" {
 			call.Note = l.Note
 		}
@@ -129,8 +129,9 @@ func retryLayer(file string, r *workflows.Retry) RetryLayer {
 		Predicate: Predicate{Name: r.Predicate, Any: r.Any, Known: r.Known,
 			Signals: toSignals(r.Signals), Custom: !strings.HasPrefix(r.Predicate, "http.default_retry")}}
 	if r.MaxRetries < 0 {
-		l.Retries = DefaultWorkflowsMaxRetries
-		l.Note = "max_retries not known statically; assumed 5"
+		// A count computed at run time: assumed at its worst.
+		l.Unbounded = true
+		l.Note = "max_retries is not known statically, so it is assumed unbounded"
 	}
 	if b := r.Backoff; b != nil {
 		l.Backoff = &Backoff{Initial: b.Initial, Max: b.Max, Multiplier: b.Multiplier, Pos: wfPos(b.Pos, file)}
@@ -156,14 +157,4 @@ func toSignals(ss []string) Signals {
 		out = append(out, Signal(s))
 	}
 	return out.Normalize()
-}
-
-// loadWorkflowSource parses raw Workflows source that the YAML decoder
-// rejected; ok is false when it is not Workflows source either.
-func loadWorkflowSource(file string, src []byte) (*Component, bool) {
-	wf, err := workflows.Parse(file, src)
-	if err != nil || wf == nil {
-		return nil, false
-	}
-	return workflowComponent(file, workflowName(file), wf), true
 }

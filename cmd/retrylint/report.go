@@ -48,7 +48,9 @@ SARIF for code scanning, JSON for machines, or the layer graph for Graphviz.
 With --base, the same analysis runs on the base too — a directory with the
 same layout as the working directory, or a git ref checked out into a
 temporary worktree — and the report says what changed: findings new and
-fixed, and the worst-case executions per component before and after.
+fixed, and the worst-case executions per component before and after. A
+name is resolved as a git commit first; a directory named like the ref is
+taken only when written as a path (./origin/main).
 
 Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
 2 invalid input (with file:line:col), a bad flag or configuration.`,
@@ -251,22 +253,65 @@ func (a *reportRun) pathIn(root, p string, inBase bool) (string, bool, error) {
 }
 
 // checkoutBase makes the base available as a directory with the same
-// layout as wd: base itself when it is a directory, else the git ref
-// checked out into a temporary worktree of wd's repository. cleanup
-// removes the worktree.
+// layout as wd: the git ref checked out into a temporary worktree of wd's
+// repository, or else base itself when it is a directory. A ref is
+// resolved as a commit, never as a path, so a directory of the change
+// named like the ref (origin/main/) cannot stand in for it; a directory
+// is taken for a name that is no ref, or one written as a path (./x,
+// ../x, /x). cleanup removes the worktree.
 func checkoutBase(wd, base string) (root string, cleanup func(), err error) {
-	if fi, err := os.Stat(base); err == nil && fi.IsDir() {
-		abs, err := filepath.Abs(base)
-		return abs, func() {}, err
+	if writtenAsPath(base) {
+		return baseDir(base, fmt.Sprintf("--base %s: not a directory", base))
 	}
 	top, err := git(wd, "rev-parse", "--show-toplevel")
 	if err != nil {
-		return "", nil, fmt.Errorf("--base %s: not a directory, and %s is not in a git repository", base, wd)
+		return baseDir(base, fmt.Sprintf("--base %s: not a directory, and %s is not in a git repository", base, wd))
 	}
-	commit, err := git(top, "rev-parse", "--verify", "--quiet", base+"^{commit}")
+	commit, err := git(top, "rev-parse", "--verify", "--quiet", "--end-of-options", base+"^{commit}")
 	if err != nil {
-		return "", nil, fmt.Errorf("--base %s: neither a directory nor a git ref of %s", base, top)
+		if remote := remoteOf(top, base); remote != "" {
+			return "", nil, fmt.Errorf("--base %s: no such ref of remote %s in %s (fetch it first, e.g. actions/checkout with fetch-depth: 0); a directory is taken for the base only when written as a path, e.g. ./%s",
+				base, remote, top, filepath.ToSlash(base))
+		}
+		return baseDir(base, fmt.Sprintf("--base %s: neither a directory nor a git ref of %s", base, top))
 	}
+	return checkoutCommit(top, wd, base, commit)
+}
+
+// writtenAsPath reports whether base is written as a path, which no git
+// ref can be: absolute, or starting with ./ or ../.
+func writtenAsPath(base string) bool {
+	b := filepath.ToSlash(base)
+	return filepath.IsAbs(base) || b == "." || b == ".." || strings.HasPrefix(b, "./") || strings.HasPrefix(b, "../")
+}
+
+// baseDir is the directory base, or the error notDir when it is none.
+func baseDir(base, notDir string) (string, func(), error) {
+	if fi, err := os.Stat(base); err != nil || !fi.IsDir() {
+		return "", nil, errors.New(notDir)
+	}
+	abs, err := filepath.Abs(base)
+	return abs, func() {}, err
+}
+
+// remoteOf is the remote of the repository at top whose refs base names
+// (origin for origin/main), or "".
+func remoteOf(top, base string) string {
+	out, err := git(top, "remote")
+	if err != nil {
+		return ""
+	}
+	for _, r := range strings.Fields(out) {
+		if strings.HasPrefix(filepath.ToSlash(base), r+"/") {
+			return r
+		}
+	}
+	return ""
+}
+
+// checkoutCommit checks commit out into a temporary worktree of the
+// repository at top and returns the counterpart of wd in it.
+func checkoutCommit(top, wd, base, commit string) (root string, cleanup func(), err error) {
 	realWD, err := filepath.EvalSymlinks(wd)
 	if err != nil {
 		return "", nil, err

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,18 +15,117 @@ import (
 // repository, for the tests that need it.
 func corpusRoot(t *testing.T) string { return shareddata.Path(t, "corpus/gcp/workflows") }
 
-// corpus parses one corpus file, skipping the test when the corpus is not there.
+// invalidYAML are the corpus files that are not valid YAML, with where
+// the YAML first breaks: an unquoted "${…}" holding ": ". Workflows
+// refuses them as they are; their tests read them quoted as their authors
+// would write them (quoteAt).
+var invalidYAML = map[string]string{
+	"bpp-scale-pipeline.yaml":          "bpp-scale-pipeline.yaml:170:33: invalid YAML",
+	"bpp-genie-sim-import-poller.yaml": "bpp-genie-sim-import-poller.yaml:46:84: invalid YAML",
+}
+
+// corpus parses one corpus file, skipping the test when the corpus is not
+// there; a file of invalidYAML is read with its expressions quoted.
 func corpus(t *testing.T, name string) *Workflow {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join(corpusRoot(t), name))
 	if err != nil {
 		t.Skipf("corpus file not available: %v", err)
 	}
+	if invalidYAML[name] != "" {
+		src = quoteExpressions(t, name, src)
+	}
 	w, err := Parse(name, src)
 	if err != nil {
 		t.Fatalf("Parse(%s): %v", name, err)
 	}
 	return w
+}
+
+// quoteExpressions single-quotes, one after the other, the unquoted
+// "${…}" values on which the YAML of src breaks, as the source's author
+// would fix them.
+func quoteExpressions(t *testing.T, name string, src []byte) []byte {
+	t.Helper()
+	for range 100 {
+		_, err := Decode(name, src)
+		var we *Error
+		if !errors.As(err, &we) {
+			return src
+		}
+		fixed, ok := "", false
+		for n := we.Pos.Line; n > 0 && !ok; n-- { // the expression may start lines above
+			fixed, ok = quoteAt(string(src), n, we.Pos.Line)
+		}
+		if !ok {
+			t.Fatalf("%s: cannot quote the expression the YAML breaks on: %v", name, err)
+		}
+		src = []byte(fixed)
+	}
+	t.Fatalf("%s: too many expressions to quote", name)
+	return nil
+}
+
+// quoteAt quotes the "${…}" value that starts on line n of src (1-based),
+// to the brace that closes it, on line at or a later one.
+func quoteAt(src string, n, at int) (string, bool) {
+	lines := strings.Split(src, "\n")
+	if n < 1 || n > len(lines) {
+		return "", false
+	}
+	start := strings.Index(lines[n-1], "${")
+	if start < 0 {
+		return "", false
+	}
+	depth, inStr := 0, byte(0)
+	for j := n - 1; j < len(lines); j++ {
+		from := 0
+		if j == n-1 {
+			from = start + 1
+		}
+		for k := from; k < len(lines[j]); k++ {
+			c := lines[j][k]
+			switch {
+			case inStr != 0 && c == '\\':
+				k++
+			case inStr != 0:
+				if c == inStr {
+					inStr = 0
+				}
+			case c == '"':
+				inStr = c
+			case c == '{':
+				depth++
+			case c == '}':
+				if depth--; depth == 0 {
+					return quoteSpan(lines, n-1, start, j, k), j+1 >= at
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// quoteSpan wraps lines[i][start:] … lines[j][:end+1] in single quotes.
+func quoteSpan(lines []string, i, start, j, end int) string {
+	for x := i; x <= j; x++ {
+		from, to := 0, len(lines[x])
+		if x == i {
+			from = start
+		}
+		if x == j {
+			to = end + 1
+		}
+		body := strings.ReplaceAll(lines[x][from:to], "'", "''")
+		if x == i {
+			body = "'" + body
+		}
+		if x == j {
+			body += "'"
+		}
+		lines[x] = lines[x][:from] + body + lines[x][to:]
+	}
+	return strings.Join(lines, "\n")
 }
 
 func failKinds(w *Workflow) []string {
@@ -46,9 +146,16 @@ func TestCorpusAllParse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := Parse(filepath.Base(f), src)
+		name := filepath.Base(f)
+		w, err := Parse(name, src)
+		if want := invalidYAML[name]; want != "" {
+			if err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("%s: error %v, want %s…", name, err, want)
+			}
+			continue
+		}
 		if err != nil {
-			t.Errorf("%s: %v", filepath.Base(f), err)
+			t.Errorf("%s: %v", name, err)
 			continue
 		}
 		if w.Approximate {

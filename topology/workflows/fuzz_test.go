@@ -26,6 +26,8 @@ func FuzzParse(f *testing.F) {
 		"a: &a [*a]\n",
 		"- s:\n    try:\n      try:\n        call: http.get\n    retry: ${p}\np:\n",
 		"- s:\n    for:\n      value: v\n      in: ${[1,2]}\n      steps:\n        - b:\n            next: break\n",
+		"- s:\n    call: sys.log\n    args:\n      text: ${\"failed: \" + e.message}\n",
+		"- t:\n    return: ${json.encode({\n        \"a\": 1\n    })}\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -20,7 +20,7 @@ func TestCutShortExpressionsAreErrors(t *testing.T) {
 		}
 	}
 	// Well-formed, and syntax the analysis does not model, still parse.
-	for _, expr := range []string{`${x + 1}`, `${"a}b"}`, `${map.get(m, "k")}`, `${"{\\"a\\": 1}" }`} {
+	for _, expr := range []string{`${x + 1}`, `${"a}b"}`, `${map.get(m, "k")}`, `'${"{\\"a\\": 1}" }'`} {
 		src := "main:\n  params: [x, m]\n  steps:\n    - b:\n        return: " + expr + "\n"
 		if _, err := Parse("flow.yaml", []byte(src)); err != nil {
 			t.Errorf("%s: %v", expr, err)

@@ -283,10 +283,11 @@ func Parse(file string, src []byte) (*Workflow, error) {
 	return ParseNode(file, doc, 0, 0)
 }
 
-// Decode decodes the YAML of a Workflows source into its document node, as Parse does: an
-// unquoted "${...}" value holding ": " (a YAML syntax error that real sources contain) is read as
-// the expression it is meant to be. Errors are *Error with positions in src; a caller decoding an
-// embedded source adds its offsets.
+// Decode decodes the YAML of a Workflows source into its document node, as Parse does. A source
+// that is not valid YAML is an error at the line and column where it breaks, as Workflows itself
+// refuses it: an unquoted "${...}" value holding ": " is not read as the expression it may be
+// meant to be. Errors are *Error with positions in src; a caller decoding an embedded source adds
+// its offsets.
 func Decode(file string, src []byte) (*yaml.Node, error) {
 	if len(src) > MaxSourceSize {
 		return nil, &Error{Pos: Pos{File: file, Line: 1, Col: 1},
@@ -297,11 +298,7 @@ func Decode(file string, src []byte) (*yaml.Node, error) {
 	}
 	var doc yaml.Node
 	if err := decodeYAML(src, &doc); err != nil {
-		fixed, changed := quoteExprScalars(src)
-		doc = yaml.Node{}
-		if !changed || decodeYAML(fixed, &doc) != nil {
-			return nil, yamlError(file, src, err)
-		}
+		return nil, yamlError(file, src, err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, &Error{Pos: Pos{File: file, Line: 1, Col: 1}, Msg: "empty document: expected a Workflows source"}
@@ -323,7 +320,7 @@ func decodeYAML(src []byte, doc *yaml.Node) (err error) {
 // breaks (the decoder itself names a line only, often that of the enclosing block).
 func yamlError(file string, src []byte, err error) *Error {
 	line, col, msg := yamlpos.Locate(src, err)
-	return &Error{Pos: Pos{File: file, Line: line, Col: col}, Msg: "invalid YAML: " + msg}
+	return &Error{Pos: Pos{File: file, Line: line, Col: col}, Msg: "invalid YAML: " + msg + QuoteHint(src, line, msg)}
 }
 
 // ParseNode parses and analyses an already decoded document (e.g. a Terraform heredoc);

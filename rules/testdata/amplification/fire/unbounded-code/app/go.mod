@@ -1,0 +1,3 @@
+module example.com/fetcher
+
+go 1.26
