@@ -191,6 +191,9 @@ func (a *checker) varDelay(dc *delayCtx, obj types.Object) Delay {
 				d.Unknown = d.Unknown || r.Unknown
 			}
 		case token.DEFINE, token.ASSIGN:
+			if as.rhs == nil && as.tok == token.DEFINE && a.zeroDecl(obj, as.pos) {
+				continue // var wait time.Duration: zero until set
+			}
 			if as.rhs == nil {
 				d.Unknown = true
 				continue
@@ -671,4 +674,10 @@ func (a *checker) helperCtx(decl *ast.FuncDecl) *funcCtx {
 	fc := a.newFuncCtx(decl, decl.Body)
 	a.helpers[decl] = fc
 	return fc
+}
+
+// zeroDecl reports whether the declaration of obj at pos is a var
+// statement without a value: the variable starts at zero.
+func (a *checker) zeroDecl(obj types.Object, pos token.Pos) bool {
+	return obj.Pos() == pos
 }

@@ -3,6 +3,8 @@ package retryloop
 import (
 	"go/ast"
 	"go/constant"
+
+	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 )
 
 // waitParam returns the 1-based index of the duration parameter of decl
@@ -47,6 +49,9 @@ func (a *checker) constantWaits() []ConstantWait {
 				return true
 			}
 			fn := a.callee(call)
+			if retrylib.IsLibrary(fn) {
+				return true // the library's own schedule is read where it is called
+			}
 			r := a.retryOf(fn)
 			if r == nil || r.WaitParam == 0 || r.WaitParam > len(call.Args) {
 				return true
