@@ -57,10 +57,12 @@ func (w *walker) valueFacts(lhs []ast.Expr, call *ast.CallExpr, in []*path, with
 		switch t := results[i]; {
 		case isError(t):
 			continue
-		case isBool(t) && (withErr && successName.MatchString(id.Name) || !withErr && !failureName.MatchString(id.Name)):
+		case isBool(t) && (withErr && successName.MatchString(id.Name) && !stateName.MatchString(id.Name) || !withErr && !failureName.MatchString(id.Name)):
 			// ok = tryLock(ctx); acquired, err := kv.SetNX(...). Next to
 			// an error a bool is as often data (found, changed), so only
-			// a name that says success makes it the outcome.
+			// a name that says success makes it the outcome. One that
+			// says a state (ready, err := checkPropagated()) is a poll's
+			// "not yet": the error beside it is the failure.
 			kind = kindFlag
 		case !withErr && isNillable(t):
 			kind = kindHandle
@@ -133,6 +135,7 @@ func isNillable(t types.Type) bool {
 
 // successName and failureName say which way a bool outcome points.
 var (
+	stateName   = lazyre.New(`^(?i:done|ready|healthy)$`)
 	successName = lazyre.New(`^(?i:ok|acquired|locked|granted|success|succeeded|connected|elected|leader|done|ready|healthy)$`)
 	failureName = lazyre.New(`^(?i:no|not|fail|failed|lost|expired|timeout|timedout|busy|denied|refused|retry|skip|stale)`)
 )
