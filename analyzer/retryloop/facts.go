@@ -106,6 +106,11 @@ type RetrySummary struct {
 	// interval each time); 0 when none. A caller giving it a constant
 	// retries on a fixed interval.
 	WaitParam int
+	// Poll reports a runner that polls the condition it is given, func()
+	// (done bool, err error): it stops on done or an error and goes round
+	// on (false, nil), so it retries only what an attempt that answers
+	// (false, nil) after a failure makes it (Answer is answerPoll).
+	Poll bool
 }
 
 // AFact marks Summary as an analysis fact.

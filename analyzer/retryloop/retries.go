@@ -162,6 +162,9 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 		if r.Param >= 0 {
 			r.Deaf = l.Context == nil && (deafWaits(l) || a.deafRunnerCall(l))
 			r.Answer = l.answer
+			if !boolResult(fieldObjs(a, decl.Type.Params)[r.Param]) {
+				r.Answer = 0 // the answer was of a runner this one hands an adapter
+			}
 			if r.Attempts == 0 && !r.Unbounded {
 				r.LimitParam = a.limitParam(decl, l)
 			}
@@ -180,6 +183,8 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 				}
 			}
 		}
+	} else if p := a.pollRunner(decl); p != nil {
+		r = p
 	} else {
 		ast.Inspect(decl.Body, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -454,6 +459,9 @@ func (a *checker) nestedInOps(l *Loop) (*Nesting, bool) {
 func (a *checker) retryingCall(l *Loop, call *ast.CallExpr) *Nesting {
 	fn := a.callee(call)
 	r := a.retryOf(fn)
+	if r != nil && r.Poll {
+		return nil // a poll runs what it is given; the attempt says whether it retries
+	}
 	if r == nil {
 		r = a.fieldCallRetry(call)
 		fn = nil
@@ -926,6 +934,24 @@ func leavesLoop(b *ast.BlockStmt) bool {
 		return true
 	case *ast.BranchStmt:
 		return st.Tok == token.BREAK && st.Label == nil
+	}
+	return false
+}
+
+// boolResult reports whether a parameter is a function with a bool
+// among its results: only such a value can answer whether to go again.
+func boolResult(p types.Object) bool {
+	if p == nil {
+		return false
+	}
+	sig, ok := p.Type().Underlying().(*types.Signature)
+	if !ok {
+		return false
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		if isBool(sig.Results().At(i).Type()) {
+			return true
+		}
 	}
 	return false
 }

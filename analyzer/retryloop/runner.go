@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/retrylint/retrylint/analyzer/internal/retrylib"
 )
@@ -250,6 +251,11 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 	fc.countersIn(lc)
 	w := &walker{a: a, fc: fc, lc: lc, answer: r.Answer}
 	w.stmts(lit.Body.List, []*path{newPath()}, scope{})
+	if r.Poll {
+		// A poll's condition that is not yet met goes round too: only an
+		// error it swallowed (false, nil after err != nil) is a retry.
+		w.rounds = slices.DeleteFunc(w.rounds, func(e event) bool { return e.p.failedOp() != nil && !e.p.errValueFailed() })
+	}
 	l := a.finish(w, FormRunner, call, call.Pos())
 	if l == nil {
 		return nil
@@ -344,23 +350,40 @@ func (a *checker) runnerBound(call *ast.CallExpr, r *RetrySummary) BoundKind {
 func (a *checker) predicateParam(decl *ast.FuncDecl, l *Loop) int {
 	params := fieldObjs(a, decl.Type.Params)
 	found := 0
-	ast.Inspect(l.Node, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok || found > 0 {
-			return found == 0
-		}
-		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
-		if !ok {
-			return true
-		}
-		for i, p := range params {
-			if p != nil && p == a.info().ObjectOf(id) && errorPredicate(p.Type()) {
-				found = i + 1
+	nodes := []ast.Node{l.Node}
+	if call, ok := l.Node.(*ast.CallExpr); ok && l.Form == FormRunner {
+		// run(5, step), step a closure that asks the predicate.
+		if r, _ := a.retryAt(call); r != nil && r.Param >= 0 && r.Param < len(call.Args) {
+			if lit := a.funcValue(decl, call.Args[r.Param]); lit != nil {
+				nodes = append(nodes, lit.Body)
 			}
 		}
-		return found == 0
-	})
+	}
+	for _, node := range nodes {
+		ast.Inspect(node, func(n ast.Node) bool {
+			return a.predicateCall(n, params, &found)
+		})
+	}
 	return found
+}
+
+// predicateCall records in found the 1-based index of the predicate
+// parameter a call node makes, and says whether to look further.
+func (a *checker) predicateCall(n ast.Node, params []types.Object, found *int) bool {
+	call, ok := n.(*ast.CallExpr)
+	if !ok || *found > 0 {
+		return *found == 0
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return true
+	}
+	for i, p := range params {
+		if p != nil && p == a.info().ObjectOf(id) && errorPredicate(p.Type()) {
+			*found = i + 1
+		}
+	}
+	return *found == 0
 }
 
 // errorPredicate reports whether t is func(error) bool.
@@ -521,6 +544,13 @@ func (w *walker) answerReturn(s *ast.ReturnStmt, in []*path) {
 	}
 	switch {
 	case w.answer != 0 && boolAt >= 0:
+		if w.answer == answerPoll && errAt >= 0 && !isNilIdent(results[errAt]) {
+			// A poll stops on an error: (false, err) ends it, and only
+			// (false, nil) goes round.
+			failed, ok := w.nilCheck(results[errAt], in)
+			w.exit(failed, s)
+			in = ok
+		}
 		e := results[boolAt]
 		var t, f []*path
 		if tv := w.info().Types[e]; tv.Value != nil && tv.Value.Kind() == constant.Bool {
@@ -550,6 +580,11 @@ func (w *walker) answerReturn(s *ast.ReturnStmt, in []*path) {
 		w.exit(in, s)
 	}
 }
+
+// answerPoll is the answer of a poll's condition (RetrySummary.Poll):
+// true when done, and an error ends the poll; only (false, nil) goes
+// round.
+const answerPoll = -2
 
 // answerCall splits on the answer of a helper an attempt returns as its
 // own, (retry bool, err error): as a predicate call when its bool is what

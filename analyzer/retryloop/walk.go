@@ -149,12 +149,18 @@ func (p *path) failedOp() *ast.CallExpr {
 // value, which a classification could look at; a false result or a nil
 // handle leaves nothing to classify.
 func (p *path) errorFailure() bool {
+	return p.errValueFailed() || p.http.Narrowed || p.grpc.Narrowed
+}
+
+// errValueFailed reports whether an operation's error value is known to
+// be non-nil on this path (not a status or a flag).
+func (p *path) errValueFailed() bool {
 	for _, f := range p.errs {
 		if f.op != nil && f.state == errNonNil && !f.wait && (f.kind == kindError || f.kind == kindErrors) {
 			return true
 		}
 	}
-	return p.http.Narrowed || p.grpc.Narrowed
+	return false
 }
 
 // succeeded reports whether the most recent operation is known to have
