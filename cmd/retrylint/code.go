@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/tools/go/analysis"
@@ -79,6 +80,9 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 		return err
 	}
 	if err := flags.gate.validate(); err != nil {
+		return err
+	}
+	if err := validateTags(flags.tags); err != nil {
 		return err
 	}
 	if len(patterns) == 0 {
@@ -385,6 +389,21 @@ func toFinding(fset *token.FileSet, d analysis.Diagnostic, rule, dir string) mod
 		f.Fix = d.SuggestedFixes[0].Message
 	}
 	return f
+}
+
+// validateTags checks --tags against Go's build tag syntax (letters,
+// digits, _ and .), so that nothing in them reaches the go command as
+// anything but tags: they are passed as the value of -tags, never through
+// GOFLAGS, whose spaces would split them into flags.
+func validateTags(tags []string) error {
+	for _, tag := range tags {
+		if tag == "" || strings.ContainsFunc(tag, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '.'
+		}) {
+			return fmt.Errorf("--tags: %q is not a build tag: a tag has letters, digits, _ and . only (--tags a,b)", tag)
+		}
+	}
+	return nil
 }
 
 // goPlatform is the GOOS/GOARCH the packages are loaded for.

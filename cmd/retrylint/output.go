@@ -173,41 +173,75 @@ func within(root, path string) bool {
 
 // replaceFile writes path through a temporary file in its directory,
 // renamed over it once fill succeeded. old is the file replaced, nil for a
-// new one. The temporary file is removed on failure and on SIGINT/SIGTERM.
+// new one. The temporary file is removed on failure and on a signal.
 func replaceFile(path string, mode fs.FileMode, old fs.FileInfo, fill func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".retrylint-*")
+	s, err := stageFile(path, mode, old, fill)
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
-	forget := pending.add(func() { os.Remove(name) })
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(name)
-			forget()
-		}
-	}()
+	defer s.discard()
+	return s.commit()
+}
+
+// stagedFile is the new content of path, complete in a temporary file
+// beside it, not yet renamed over it.
+type stagedFile struct {
+	path, tmp string
+	forget    func() // drops the cleanup that removes tmp on a signal
+	done      bool
+}
+
+// stageFile writes what fill writes to a temporary file beside path, with
+// mode and, for root, the owner of old (nil for a new file). On failure
+// nothing is left behind; a signal before commit removes the file.
+func stageFile(path string, mode fs.FileMode, old fs.FileInfo, fill func(io.Writer) error) (*stagedFile, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".retrylint-*")
+	if err != nil {
+		return nil, err
+	}
+	s := &stagedFile{path: path, tmp: tmp.Name()}
+	s.forget = pending.add(func() { os.Remove(s.tmp) })
+	err = fillTemp(tmp, mode, old, fill)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		s.discard()
+		return nil, err
+	}
+	return s, nil
+}
+
+// fillTemp gives tmp its mode and owner and writes its content.
+func fillTemp(tmp *os.File, mode fs.FileMode, old fs.FileInfo, fill func(io.Writer) error) error {
 	if err := tmp.Chmod(mode); err != nil {
 		return err
 	}
 	if old != nil {
 		keepOwner(tmp, old)
 	}
-	if err := fill(tmp); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return pending.finish(forget, func() error {
-		if err := os.Rename(name, path); err != nil {
+	return fill(tmp)
+}
+
+// commit renames the temporary file over path, so that a signal sees it
+// either not begun or done.
+func (s *stagedFile) commit() error {
+	return pending.finish(s.forget, func() error {
+		if err := os.Rename(s.tmp, s.path); err != nil {
 			return err
 		}
-		done = true
+		s.done = true
 		return nil
 	})
+}
+
+// discard removes the temporary file unless it was committed.
+func (s *stagedFile) discard() {
+	if !s.done {
+		os.Remove(s.tmp)
+		s.forget()
+		s.done = true
+	}
 }
 
 // writeThrough writes what fill writes into the existing file at path:
