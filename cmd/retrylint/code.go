@@ -422,7 +422,7 @@ func goPlatform() string {
 // `source:`, with the settings of the configuration, reporting paths
 // relative to wd; packages shared already holds are not analysed again.
 func codeLoader(wd string, cfg *config.Config, tags []string, shared *codelayer.Index) *codelayer.Loader {
-	return &codelayer.Loader{Shared: shared, Tags: tags, Analyse: func(dir string, patterns []string) (*codelayer.Index, error) {
+	return &codelayer.Loader{Shared: shared, Tags: tags, WorkDir: wd, Analyse: func(dir string, patterns []string) (*codelayer.Index, error) {
 		_, g, err := analyseCode(codeConfig{Dir: dir, Patterns: patterns, Tags: tags,
 			Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers}, nil)
 		var inErr *inputError

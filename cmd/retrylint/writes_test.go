@@ -356,3 +356,54 @@ func TestTagsAreBuildTagsOnly(t *testing.T) {
 		t.Errorf("valid tags: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestSourceStaysInTheRepository: `source:` names Go code inside the
+// repository only, as manifests and include: do: through "..", an
+// absolute path or a symbolic link out of it, the run ends with exit 2 at
+// the source: line, and the code outside is not read.
+func TestSourceStaysInTheRepository(t *testing.T) {
+	base := t.TempDir()
+	outside := filepath.Join(base, "outside", "app")
+	if err := os.CopyFS(outside, os.DirFS(filepath.Join(repoRoot(t), "testdata", "topology", "code", "app"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, source string }{
+		{"dotdot", "../../outside/app/..."},
+		{"absolute", outside + "/..."},
+		{"symlink", "./app/..."},
+		{"linked file", "./own/..."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := filepath.Join(base, strings.ReplaceAll(tc.name, " ", "-"))
+			if err := os.MkdirAll(filepath.Join(repo, "infra"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, filepath.Join(repo, "infra", "app")); err != nil {
+				t.Fatal(err)
+			}
+			// A module of its own whose one file is a link out.
+			own := filepath.Join(repo, "infra", "own")
+			if err := os.MkdirAll(filepath.Join(own, "client"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(own, "go.mod"), []byte("module example.com/app\n\ngo 1.26\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join(outside, "client", "client.go"), filepath.Join(own, "client", "client.go")); err != nil {
+				t.Fatal(err)
+			}
+			src := "version: 1\ncomponents:\n  worker:\n    kind: app\n    source: " + tc.source + "\n    calls:\n      - to: model\n        func: example.com/app/client.(*Client).Generate\n  model: {kind: external}\n"
+			if err := os.WriteFile(filepath.Join(repo, "infra", "retrylint.yaml"), []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := runIn(t, repo, binary, "topology", "infra")
+			want := "infra/retrylint.yaml:5:5: component worker: source "
+			if r.code != 2 || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "outside the repository") {
+				t.Errorf("exit %d, stderr %q: want 2 with %q and outside the repository", r.code, r.stderr, want)
+			}
+		})
+	}
+}
