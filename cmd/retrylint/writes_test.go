@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -405,5 +406,50 @@ func TestSourceStaysInTheRepository(t *testing.T) {
 				t.Errorf("exit %d, stderr %q: want 2 with %q and outside the repository", r.code, r.stderr, want)
 			}
 		})
+	}
+}
+
+// commandLines lists the lines of out that a CI runner would read as a
+// command: "::" after leading white space, "##[" anywhere; lines end at
+// "\n" and "\r".
+func commandLines(out string) []string {
+	var bad []string
+	for line := range strings.SplitSeq(strings.ReplaceAll(out, "\r", "\n"), "\n") {
+		if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") || strings.Contains(line, "##[") {
+			bad = append(bad, line)
+		}
+	}
+	return bad
+}
+
+// TestTopologyOutputCannotBeForged: component names and file names that
+// hold workflow commands, indented or not, and legacy ##[ commands, reach
+// neither the text tables, the verbose lines, nor an error message as a
+// command.
+func TestTopologyOutputCannotBeForged(t *testing.T) {
+	dir := t.TempDir()
+	src := "version: 1\ncomponents:\n  \"  ::warning::indented\":\n    kind: app\n    calls:\n      - to: \"x ##[error]legacy\"\n        retries: 5\n        on: [http-5xx]\n  \"x ##[error]legacy\":\n    kind: cloudrun.job\n    max_retries: 3\n"
+	if err := os.WriteFile(filepath.Join(dir, "retrylint.yaml"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad")
+	if err := os.Mkdir(bad, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bad, "##[error]x.yaml"), []byte("version: 1\ncomponents: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"topology", "--verbose", "retrylint.yaml"},
+		{"topology", "--format", "markdown", "retrylint.yaml"},
+		{"report", "--topology", "retrylint.yaml", "--format", "dot"},
+		{"topology", "bad"},
+	} {
+		r := runIn(t, dir, binary, args...)
+		for _, out := range []string{r.stdout, r.stderr} {
+			for _, line := range commandLines(out) {
+				t.Errorf("%q: a line reads as a CI command: %q", args, line)
+			}
+		}
 	}
 }
