@@ -166,10 +166,13 @@ func planFixes(graph *checker.Graph, req fixRequest) (*fixPlan, error) {
 			f.edits = append(f.edits, e)
 		}
 	}
-	if conflicts > 0 {
-		plan.partial = true
-		plan.notes = append(plan.notes, fmt.Sprintf("%s conflict with others and %s left out; run %s again to apply them", pluralize(conflicts, "fix", "fixes"), map[bool]string{true: "is", false: "are"}[conflicts == 1], req.flag()))
+	switch {
+	case conflicts == 1:
+		plan.notes = append(plan.notes, fmt.Sprintf("1 fix conflicts with another and is left out; run %s again to apply it", req.flag()))
+	case conflicts > 1:
+		plan.notes = append(plan.notes, fmt.Sprintf("%d fixes conflict with others and are left out; run %s again to apply them", conflicts, req.flag()))
 	}
+	plan.partial = plan.partial || conflicts > 0
 	for _, f := range byFile {
 		if err := f.apply(pkgOf[f.file].Fset); err != nil {
 			plan.partial = true
