@@ -73,7 +73,7 @@ type fixPlan struct {
 func runFix(cmd *cobra.Command, flags *codeFlags, req fixRequest) error {
 	cc := codeConfig{Dir: req.dir, Patterns: req.patterns, Tests: req.tests, Tags: req.tags,
 		Classifiers: req.cfg.Classifiers, RetryHelpers: req.cfg.RetryHelpers}
-	_, graph, err := analyseCodeOrExit(cmd, cc)
+	res, graph, err := analyseCodeOrExit(cmd, cc)
 	if err != nil {
 		return err
 	}
@@ -97,12 +97,13 @@ func runFix(cmd *cobra.Command, flags *codeFlags, req fixRequest) error {
 		}
 		return nil
 	}
-	if err := writeFixes(plan.files); err != nil {
-		return fmt.Errorf("--fix: %v; no file was changed", err)
+	if err := writeFixes(plan.files, req.dir); err != nil {
+		return fmt.Errorf("--fix: %v", err)
 	}
-	res, _, err := analyseCodeOrExit(cmd, cc)
-	if err != nil {
-		return err
+	if len(plan.files) > 0 { // what is left after the fixes
+		if res, _, err = analyseCodeOrExit(cmd, cc); err != nil {
+			return err
+		}
 	}
 	if err := flags.gate.apply(res, req.cfg, req.dir, cmd.ErrOrStderr()); err != nil {
 		return err
@@ -373,8 +374,9 @@ func (d toolDirs) refusal(file string, mod *packages.Module) string {
 
 // writeFixes writes the fixed files, each through a temporary file beside
 // it with its mode; only once every one is written whole are they renamed
-// over the sources. On a failure, no source is changed.
-func writeFixes(files []*fileFix) error {
+// over the sources. On a failed write, no source is changed; the error
+// says which files were, should a rename fail.
+func writeFixes(files []*fileFix, dir string) error {
 	var staged []*stagedFile
 	defer func() {
 		for _, s := range staged {
@@ -391,13 +393,13 @@ func writeFixes(files []*fileFix) error {
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("%s: %v", f.file, err)
+			return fmt.Errorf("%s: %v; no file was changed", relPath(dir, f.file), err)
 		}
 		staged = append(staged, s)
 	}
-	for _, s := range staged {
+	for i, s := range staged {
 		if err := s.commit(); err != nil {
-			return fmt.Errorf("%s: %v", s.path, err)
+			return fmt.Errorf("%s: %v; %d of %d files were fixed before it, it and the rest were not", relPath(dir, s.path), err, i, len(staged))
 		}
 	}
 	return nil
