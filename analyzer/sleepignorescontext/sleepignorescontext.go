@@ -98,7 +98,7 @@ func selectFix(pass *analysis.Pass, l *retryloop.Loop, w *retryloop.Wait) (analy
 		return analysis.SuggestedFix{}, false
 	}
 	path, _ := astutil.PathEnclosingInterval(file, stmt.Pos(), stmt.End())
-	fn, ok := enclosingFunc(path, stmt)
+	fn, ok := enclosingFunc(path)
 	if !ok || !inStatementList(path, stmt) {
 		return analysis.SuggestedFix{}, false
 	}
@@ -126,8 +126,8 @@ func selectFix(pass *analysis.Pass, l *retryloop.Loop, w *retryloop.Wait) (analy
 }
 
 // enclosingFunc is the innermost function declaration or literal around
-// stmt on path.
-func enclosingFunc(path []ast.Node, stmt ast.Stmt) (ast.Node, bool) {
+// the statement path starts at.
+func enclosingFunc(path []ast.Node) (ast.Node, bool) {
 	for _, n := range path {
 		switch n.(type) {
 		case *ast.FuncDecl, *ast.FuncLit:
@@ -141,20 +141,18 @@ func enclosingFunc(path []ast.Node, stmt ast.Stmt) (ast.Node, bool) {
 // case's statement list, with no labelled statement after it in that
 // list: a goto to such a label would jump over the timer's declaration.
 func inStatementList(path []ast.Node, stmt ast.Stmt) bool {
+	i := slices.Index(path, ast.Node(stmt))
+	if i < 0 || i+1 == len(path) {
+		return false
+	}
 	var list []ast.Stmt
-	for i, n := range path {
-		if n != stmt || i+1 == len(path) {
-			continue
-		}
-		switch p := path[i+1].(type) {
-		case *ast.BlockStmt:
-			list = p.List
-		case *ast.CaseClause:
-			list = p.Body
-		case *ast.CommClause:
-			list = p.Body
-		}
-		break
+	switch p := path[i+1].(type) {
+	case *ast.BlockStmt:
+		list = p.List
+	case *ast.CaseClause:
+		list = p.Body
+	case *ast.CommClause:
+		list = p.Body
 	}
 	at := slices.Index(list, ast.Stmt(stmt))
 	if at < 0 {
