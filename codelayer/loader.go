@@ -2,8 +2,10 @@ package codelayer
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -26,6 +28,9 @@ type Loader struct {
 	Shared *Index
 	// Tags are build tags to list the packages with, as go build -tags.
 	Tags []string
+	// WorkDir bounds `source:` where the topology file is in no git
+	// repository; in one, its working tree does.
+	WorkDir string
 
 	cache map[string]*Index
 	lists map[string][]string
@@ -97,8 +102,12 @@ func (ld *Loader) list(key, dir string, patterns []string) ([]string, error) {
 	if len(ld.Tags) > 0 {
 		flags = []string{"-tags=" + strings.Join(ld.Tags, ",")}
 	}
+	repo := ld.repository(dir)
+	if err := patternsWithin(repo, dir, patterns); err != nil {
+		return nil, err
+	}
 	root, rel := moduleDir(dir, patterns)
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName, Dir: root, BuildFlags: flags}, rel...)
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles, Dir: root, BuildFlags: flags}, rel...)
 	if err != nil {
 		return nil, &topology.SourceError{Msg: err.Error()}
 	}
@@ -106,6 +115,9 @@ func (ld *Loader) list(key, dir string, patterns []string) ([]string, error) {
 	for _, p := range pkgs {
 		if len(p.Errors) > 0 {
 			return nil, &topology.SourceError{Msg: p.Errors[0].Msg}
+		}
+		if err := filesWithin(repo, p); err != nil {
+			return nil, err
 		}
 		paths = append(paths, p.PkgPath)
 	}
@@ -117,6 +129,87 @@ func (ld *Loader) list(key, dir string, patterns []string) ([]string, error) {
 	}
 	ld.lists[key] = paths
 	return paths, nil
+}
+
+// repository is the directory `source:` of a topology file in dir may
+// name code under: the working tree of the git repository holding dir,
+// else the working directory when it holds dir, else dir; symbolic links
+// resolved.
+func (ld *Loader) repository(dir string) string {
+	real := realPath(dir)
+	for d := real; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			break
+		}
+		d = up
+	}
+	if ld.WorkDir != "" && within(realPath(ld.WorkDir), real) {
+		return realPath(ld.WorkDir)
+	}
+	return real
+}
+
+// patternsWithin checks that the directories the path patterns name
+// (./x, ../x/..., /abs) lie in repo once symbolic links are followed, as
+// manifests and include: must: `source:` is not a way to read code
+// outside the repository.
+func patternsWithin(repo, dir string, patterns []string) error {
+	for _, p := range patterns {
+		if !isPathPattern(p) {
+			continue
+		}
+		d := filepath.FromSlash(strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/"))
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(dir, d)
+		}
+		if real := realPath(d); !within(repo, real) {
+			return &topology.SourceError{Msg: fmt.Sprintf("%s is %s, outside the repository %s; source: names Go packages inside it only", p, real, repo)}
+		}
+	}
+	return nil
+}
+
+// filesWithin checks that the Go files of p lie in repo once symbolic
+// links are followed: no package of the module cache, no file linked in
+// from elsewhere.
+func filesWithin(repo string, p *packages.Package) error {
+	for _, f := range append(slices.Clone(p.GoFiles), p.OtherFiles...) {
+		if real := realPath(f); !within(repo, real) {
+			return &topology.SourceError{Msg: fmt.Sprintf("package %s: %s is outside the repository %s; source: names Go packages inside it only", p.PkgPath, real, repo)}
+		}
+	}
+	return nil
+}
+
+// isPathPattern reports whether a package pattern is a directory path
+// rather than an import path.
+func isPathPattern(p string) bool {
+	return p == "." || p == ".." || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || filepath.IsAbs(filepath.FromSlash(p))
+}
+
+// realPath is p, absolute, with symbolic links resolved as far as it
+// exists.
+func realPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	if up := filepath.Dir(p); up != p {
+		return filepath.Join(realPath(up), filepath.Base(p))
+	}
+	return p
+}
+
+// within reports whether path is root or under it.
+func within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 // moduleDir is where to load patterns relative to dir from: the root of

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"strings"
@@ -42,10 +43,15 @@ func WriteCodeClimate(w io.Writer, r *model.Result) error {
 	for i, f := range r.Findings {
 		issues = append(issues, codeClimateIssueOf(f, fps[i]))
 	}
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(issues)
+	if err := enc.Encode(issues); err != nil {
+		return err
+	}
+	_, err := w.Write(jsonControls(b.Bytes()))
+	return err
 }
 
 // codeClimateIssueOf is the issue of one finding.

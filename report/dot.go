@@ -37,8 +37,7 @@ func WriteDOT(w io.Writer, r *model.Result) error {
 		b.WriteString("  }\n")
 	}
 	b.WriteString("}\n")
-	_, err := w.Write(b.Bytes())
-	return err
+	return writeDefused(w, b.Bytes(), htmlEscapes)
 }
 
 // writeDOTLayers writes the nodes and edges of g, each line indented by
@@ -70,8 +69,12 @@ func writeDOTLayers(b *bytes.Buffer, g *layerGraph, indent, prefix string) {
 	}
 }
 
-// dotQuote quotes s as a DOT string.
+// dotQuote quotes s as a DOT string: a newline is a line break of the
+// label, other control characters are written as escapes (EscapeText).
 func dotQuote(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
-	return `"` + r.Replace(s) + `"`
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(EscapeText(l))
+	}
+	return `"` + strings.Join(lines, `\n`) + `"`
 }

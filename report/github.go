@@ -62,13 +62,34 @@ func githubLevel(s model.Severity) string {
 	return "notice"
 }
 
-// githubData escapes the message of a workflow command: "%", CR and LF.
+// githubData escapes the message of a workflow command: "%", CR and LF as
+// the runner decodes them, other control characters as EscapeText writes
+// them, and a legacy "##[" command broken up (the runner shows "%23").
 func githubData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return githubEscape(s, strings.NewReplacer("%", "%25"))
 }
 
 // githubProperty escapes a property value of a workflow command: as the
 // message, and ":" and "," that separate properties.
 func githubProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return githubEscape(s, strings.NewReplacer("%", "%25", ":", "%3A", ",", "%2C"))
+}
+
+// githubEscape escapes s with r line by line, joined by the encoded line
+// breaks.
+func githubEscape(s string, r *strings.Replacer) string {
+	var b strings.Builder
+	for s != "" {
+		i := strings.IndexAny(s, "\r\n")
+		if i < 0 {
+			i = len(s)
+		}
+		b.WriteString(r.Replace(EscapeText(s[:i])))
+		if i < len(s) {
+			b.WriteString(map[byte]string{'\r': "%0D", '\n': "%0A"}[s[i]])
+			i++
+		}
+		s = s[i:]
+	}
+	return strings.NewReplacer("##[", "#"+githubEscapes.hash+"[", "##vso[", "#"+githubEscapes.hash+"vso[").Replace(b.String())
 }

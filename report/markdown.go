@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/retrylint/retrylint/model"
 )
@@ -98,8 +100,7 @@ func WriteMarkdown(w io.Writer, r *model.Result, opts MarkdownOptions) error {
 		m.printf("_%s not listed to keep the report within the size of a pull-request comment; the JSON and SARIF reports list them all._\n",
 			plural(m.omitted, "finding is", "findings are"))
 	}
-	_, err := w.Write(m.b.Bytes())
-	return err
+	return writeDefused(w, m.b.Bytes(), htmlEscapes)
 }
 
 // pipeline writes the events and the findings of r, within end (0: the
@@ -600,22 +601,27 @@ func severityMark(s model.Severity) string {
 }
 
 // mdText escapes text for Markdown prose and table cells: nothing in it
-// becomes markup, a link or HTML.
+// becomes markup, a link, HTML or a mention (a zero-width space after
+// the @), and control characters are written as escapes (EscapeText).
 func mdText(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	s = escapeControls(s)
+	for i, r := range s {
 		switch r {
 		case '\\', '`', '*', '_', '[', ']', '|', '#', '~':
 			b.WriteByte('\\')
 			b.WriteRune(r)
+		case '@':
+			b.WriteRune(r)
+			if next, _ := utf8.DecodeRuneInString(s[i+1:]); unicode.IsLetter(next) || unicode.IsDigit(next) {
+				b.WriteString("&#8203;")
+			}
 		case '<':
 			b.WriteString("&lt;")
 		case '>':
 			b.WriteString("&gt;")
 		case '&':
 			b.WriteString("&amp;")
-		case '\n', '\r':
-			b.WriteByte(' ')
 		default:
 			b.WriteRune(r)
 		}
@@ -625,13 +631,19 @@ func mdText(s string) string {
 
 // mdCode makes s safe inside a single-backtick code span in a table.
 func mdCode(s string) string {
-	s = strings.NewReplacer("`", "'", "|", `\|`, "\n", " ").Replace(s)
-	return s
+	return strings.NewReplacer("`", "'", "|", `\|`).Replace(escapeControls(s))
 }
 
 // mermaidText makes s safe inside a quoted Mermaid label.
 func mermaidText(s string) string {
-	return strings.NewReplacer(`"`, "#quot;", "`", "#96;", "\n", " ", "<", "#lt;", ">", "#gt;").Replace(s)
+	return strings.NewReplacer(`"`, "#quot;", "`", "#96;", "<", "#lt;", ">", "#gt;").Replace(escapeControls(s))
+}
+
+// escapeControls is s on one line for Markdown: a line break is a space,
+// other control characters are written as escapes (EscapeText).
+func escapeControls(s string) string {
+	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	return EscapeText(s)
 }
 
 // origins lists where the factors of a chain that multiply come from, in

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"strings"
@@ -160,10 +161,15 @@ func WriteSARIF(w io.Writer, r *model.Result, opts SARIFOptions) error {
 	}
 	log := sarifLog{Schema: sarifSchema, Version: "2.1.0",
 		Runs: []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}}}
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(&log)
+	if err := enc.Encode(&log); err != nil {
+		return err
+	}
+	_, err := w.Write(jsonControls(b.Bytes()))
+	return err
 }
 
 // newFindings returns the findings of r that its Changes call new,

@@ -33,10 +33,11 @@ func WriteJSON(w io.Writer, r *model.Result) error {
 	marker := []byte("\n  \"chains\": []")
 	i := bytes.Index(head.Bytes(), marker)
 	if len(chains) == 0 || i < 0 {
-		_, err := w.Write(head.Bytes())
+		_, err := w.Write(jsonControls(head.Bytes()))
 		return err
 	}
-	bw := bufio.NewWriter(w)
+	var all bytes.Buffer
+	bw := bufio.NewWriter(&all)
 	bw.Write(head.Bytes()[:i])
 	bw.WriteString("\n  \"chains\": [")
 	for k, c := range chains {
@@ -52,7 +53,11 @@ func WriteJSON(w io.Writer, r *model.Result) error {
 	}
 	bw.WriteString("\n  ]")
 	bw.Write(head.Bytes()[i+len(marker):])
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	_, err := w.Write(jsonControls(all.Bytes()))
+	return err
 }
 
 // WriteText writes one finding a line, compiler style.
@@ -82,8 +87,18 @@ const (
 // WriteTextOptions writes one finding a line, compiler style:
 // file:line:col: rule: message (file:line:col: severity: rule: message with
 // Severity). What comes from the input is escaped
-// (EscapeText), so a finding is always exactly one line.
+// (EscapeText), so a finding is always exactly one line, and no line
+// reads as a CI command (DefuseText).
 func WriteTextOptions(w io.Writer, r *model.Result, opts TextOptions) error {
+	var b bytes.Buffer
+	if err := writeText(&b, r, opts); err != nil {
+		return err
+	}
+	return writeDefused(w, b.Bytes(), textEscapes)
+}
+
+// writeText writes the text format before defuse.
+func writeText(w io.Writer, r *model.Result, opts TextOptions) error {
 	for _, f := range r.Findings {
 		f.File, f.Rule, f.Message = EscapeLineStart(f.File), EscapeText(f.Rule), EscapeText(f.Message)
 		if opts.Severity {

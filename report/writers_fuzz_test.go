@@ -108,11 +108,16 @@ var officialSARIFSchema = sync.OnceValue(func() *jsonschema.Schema {
 
 // FuzzWriters: every writer takes any model without panicking; JSON and
 // SARIF stay valid JSON, SARIF valid against its schema, text one line a
-// finding, Markdown within its size with whole fences.
+// finding, Markdown within its size with whole fences; no format writes
+// what a CI runner takes for a command, a raw control character or a
+// mention (forgeries).
 func FuzzWriters(f *testing.F) {
 	f.Add([]byte("\x05ruleX\x02v1\x03\x05fixed\x00\x07message\x06a.yaml\x02\x03\x01\x01\x02\x03\x04\x05comp\x03fix\x02\x04root\x03tgt\x05(2+1)\x01\x00\x02\x01a\x01\x05from\x02to\x01\x05\x01"))
 	f.Add([]byte("\xff\n::error::x\x1b[31m\x00\xfe\xfd<script>|`*_[]()#"))
 	f.Add([]byte{})
+	for _, h := range hostile {
+		f.Add([]byte("\x03" + string(rune(len(h))) + h + "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" + string(rune(len(h))) + h))
+	}
 	// A finding in one pipeline, a chain in another.
 	f.Add([]byte("\x00\x00\x01\x01r\x00\x00\x01m\x01f\x01\x01\x01\x01\x01\x01\x01\x01\x01c\x00\x00\x02\x01\x01a\x01b\x011\x01\x00\x00\x00\x00\x00\x01\x01\x02\x00\x03"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -157,6 +162,11 @@ func FuzzWriters(f *testing.F) {
 		}
 		if open, closed := strings.Count(b.String(), "subgraph cluster_"), strings.Count(b.String(), "\n  }\n"); open != closed {
 			t.Fatalf("DOT: %d clusters opened, %d closed:\n%s", open, closed, b.String())
+		}
+		for format, out := range renderAll(t, r) {
+			if bad := forgeries(format, out); len(bad) > 0 {
+				t.Fatalf("%s: %s\n%q", format, bad[0], out)
+			}
 		}
 	})
 }

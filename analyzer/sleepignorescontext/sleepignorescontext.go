@@ -8,9 +8,11 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/retrylint/retrylint/analyzer/internal/diag"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
@@ -87,17 +89,31 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // selectFix replaces a `time.Sleep(d)` statement with a timer and a select
-// that returns the context's error when it is cancelled.
+// that returns the context's error when it is cancelled. It is offered
+// only where the result compiles and leaves the function on cancellation:
+// a statement of a statement list (not an if, for or switch header, not
+// before a label a goto may jump to), time reachable by the name the
+// sleep uses, every result's zero value writable in the file.
 func selectFix(pass *analysis.Pass, l *retryloop.Loop, w *retryloop.Wait) (analysis.SuggestedFix, bool) {
 	stmt, ok := w.Stmt.(*ast.ExprStmt)
-	if !ok || w.Kind != retryloop.WaitSleep || stmt.X != w.Node {
+	if !ok || w.Kind != retryloop.WaitSleep || stmt.X != w.Node || w.Delay == nil {
 		return analysis.SuggestedFix{}, false
 	}
 	file := fileOf(pass, stmt.Pos())
 	if file == nil {
 		return analysis.SuggestedFix{}, false
 	}
-	ret, ok := returnStmt(pass, file, l.Func, l.ContextName())
+	path, _ := astutil.PathEnclosingInterval(file, stmt.Pos(), stmt.End())
+	fn, ok := enclosingFunc(path)
+	if !ok || !inStatementList(path, stmt) {
+		return analysis.SuggestedFix{}, false
+	}
+	ctx := l.ContextName()
+	ret, ok := returnStmt(pass, file, stmt.Pos(), fn, ctx, fn == l.Func)
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	newTimer, ok := newTimerName(pass, stmt)
 	if !ok {
 		return analysis.SuggestedFix{}, false
 	}
@@ -106,14 +122,86 @@ func selectFix(pass *analysis.Pass, l *retryloop.Loop, w *retryloop.Wait) (analy
 	if err := format.Node(&buf, pass.Fset, w.Delay); err != nil {
 		return analysis.SuggestedFix{}, false
 	}
-	ctx := l.ContextName()
 	indent := strings.Repeat("\t", pass.Fset.Position(stmt.Pos()).Column-1)
-	text := fmt.Sprintf("%[1]s := time.NewTimer(%[2]s)\n%[5]sselect {\n%[5]scase <-%[3]s.Done():\n%[5]s\t%[1]s.Stop()\n%[5]s\t%[4]s\n%[5]scase <-%[1]s.C:\n%[5]s}",
-		timer, buf.String(), ctx, ret, indent)
+	text := fmt.Sprintf("%[1]s := %[6]s(%[2]s)\n%[5]sselect {\n%[5]scase <-%[3]s.Done():\n%[5]s\t%[1]s.Stop()\n%[5]s\t%[4]s\n%[5]scase <-%[1]s.C:\n%[5]s}",
+		timer, buf.String(), ctx, ret, indent, newTimer)
 	return analysis.SuggestedFix{
 		Message:   fmt.Sprintf("wait in a select on %s.Done() and a timer", ctx),
 		TextEdits: []analysis.TextEdit{{Pos: stmt.Pos(), End: stmt.End(), NewText: []byte(text)}},
 	}, true
+}
+
+// enclosingFunc is the innermost function declaration or literal around
+// the statement path starts at.
+func enclosingFunc(path []ast.Node) (ast.Node, bool) {
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return n, true
+		}
+	}
+	return nil, false
+}
+
+// inStatementList reports whether stmt is an element of a block's or a
+// case's statement list, with no labelled statement after it in that
+// list: a goto to such a label would jump over the timer's declaration.
+func inStatementList(path []ast.Node, stmt ast.Stmt) bool {
+	i := slices.Index(path, ast.Node(stmt))
+	if i < 0 || i+1 == len(path) {
+		return false
+	}
+	var list []ast.Stmt
+	switch p := path[i+1].(type) {
+	case *ast.BlockStmt:
+		list = p.List
+	case *ast.CaseClause:
+		list = p.Body
+	case *ast.CommClause:
+		list = p.Body
+	}
+	at := slices.Index(list, ast.Stmt(stmt))
+	if at < 0 {
+		return false
+	}
+	for _, s := range list[at+1:] {
+		if _, ok := s.(*ast.LabeledStmt); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// newTimerName is how the file names time.NewTimer where the sleep is: by
+// the sleep's own qualifier ("time", or the name time is imported under),
+// or unqualified under a dot import when NewTimer is time's there.
+func newTimerName(pass *analysis.Pass, stmt *ast.ExprStmt) (string, bool) {
+	call, ok := stmt.X.(*ast.CallExpr)
+	if !ok {
+		return "", false
+	}
+	switch fun := call.Fun.(type) {
+	case *ast.SelectorExpr:
+		id, ok := fun.X.(*ast.Ident)
+		if !ok {
+			return "", false
+		}
+		pkg, ok := pass.TypesInfo.Uses[id].(*types.PkgName)
+		if !ok || pkg.Imported().Path() != "time" {
+			return "", false
+		}
+		return id.Name + ".NewTimer", true
+	case *ast.Ident:
+		scope := pass.Pkg.Scope().Innermost(stmt.Pos())
+		if scope == nil {
+			return "", false
+		}
+		_, obj := scope.LookupParent("NewTimer", stmt.Pos())
+		if f, ok := obj.(*types.Func); ok && f.Pkg() != nil && f.Pkg().Path() == "time" {
+			return "NewTimer", true
+		}
+	}
+	return "", false
 }
 
 func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
@@ -125,10 +213,12 @@ func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
 	return nil
 }
 
-// returnStmt builds the statement that leaves the function when the
-// context is cancelled: zero values and ctx.Err() for a function whose last
-// result is an error, a bare return for one without results.
-func returnStmt(pass *analysis.Pass, file *ast.File, fn ast.Node, ctx string) (string, bool) {
+// returnStmt builds the statement that leaves fn when the context is
+// cancelled: zero values and ctx.Err() for a function whose last result is
+// an error, a bare return for one without results when fn is the function
+// that holds the loop (from a function literal inside it, a bare return
+// would not stop the retries).
+func returnStmt(pass *analysis.Pass, file *ast.File, pos token.Pos, fn ast.Node, ctx string, holdsLoop bool) (string, bool) {
 	var sig *types.Signature
 	switch fn := fn.(type) {
 	case *ast.FuncDecl:
@@ -143,14 +233,14 @@ func returnStmt(pass *analysis.Pass, file *ast.File, fn ast.Node, ctx string) (s
 	}
 	res := sig.Results()
 	if res.Len() == 0 {
-		return "return", true
+		return "return", holdsLoop
 	}
 	if !types.Identical(res.At(res.Len()-1).Type(), types.Universe.Lookup("error").Type()) {
 		return "", false
 	}
 	parts := make([]string, 0, res.Len())
 	for i := 0; i < res.Len()-1; i++ {
-		z, ok := zero(pass, file, res.At(i).Type())
+		z, ok := zero(pass, file, pos, res.At(i).Type())
 		if !ok {
 			return "", false
 		}
@@ -160,8 +250,13 @@ func returnStmt(pass *analysis.Pass, file *ast.File, fn ast.Node, ctx string) (s
 	return "return " + strings.Join(parts, ", "), true
 }
 
-// zero renders the zero value of t as it can be written in file.
-func zero(pass *analysis.Pass, file *ast.File, t types.Type) (string, bool) {
+// zero renders the zero value of t as it can be written in file at pos.
+func zero(pass *analysis.Pass, file *ast.File, pos token.Pos, t types.Type) (string, bool) {
+	if tp, ok := t.(*types.TypeParam); ok {
+		// A type parameter's underlying type is its constraint: nil
+		// is no value of it, *new(T) is.
+		return "*new(" + tp.Obj().Name() + ")", visible(pass, pos, tp.Obj().Name(), tp.Obj())
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		switch {
@@ -182,24 +277,52 @@ func zero(pass *analysis.Pass, file *ast.File, t types.Type) (string, bool) {
 			if p == pass.Pkg {
 				return ""
 			}
-			for _, imp := range file.Imports {
-				if strings.Trim(imp.Path.Value, `"`) == p.Path() {
-					if imp.Name != nil {
-						return imp.Name.Name
-					}
-					return p.Name()
-				}
-			}
-			ok = false
-			return p.Name()
+			name, found := importName(file, p)
+			ok = ok && found && (name == "" || visible(pass, pos, name, nil))
+			return name
 		})
 		return name + "{}", ok
 	}
 	return "", false
 }
 
+// importName is the name file imports p under: "" for a dot import;
+// found is false when file does not import p by a usable name.
+func importName(file *ast.File, p *types.Package) (name string, found bool) {
+	for _, imp := range file.Imports {
+		if strings.Trim(imp.Path.Value, `"`) != p.Path() {
+			continue
+		}
+		switch {
+		case imp.Name == nil:
+			return p.Name(), true
+		case imp.Name.Name == ".":
+			return "", true
+		case imp.Name.Name != "_":
+			return imp.Name.Name, true
+		}
+	}
+	return p.Name(), false
+}
+
+// visible reports whether name, looked up at pos, is obj (a package name
+// of the file when obj is nil): no local declaration hides it there.
+func visible(pass *analysis.Pass, pos token.Pos, name string, obj types.Object) bool {
+	scope := pass.Pkg.Scope().Innermost(pos)
+	if scope == nil {
+		return false
+	}
+	_, found := scope.LookupParent(name, pos)
+	if obj == nil {
+		_, ok := found.(*types.PkgName)
+		return ok
+	}
+	return found == obj
+}
+
 // freeName returns base, or base with a number, that names nothing in
-// scope at pos.
+// scope at pos and nothing declared later in the innermost scope there,
+// where a second declaration of the name would not compile.
 func freeName(pass *analysis.Pass, pos token.Pos, base string) string {
 	scope := pass.Pkg.Scope().Innermost(pos)
 	name := base
@@ -207,7 +330,7 @@ func freeName(pass *analysis.Pass, pos token.Pos, base string) string {
 		if scope == nil {
 			return name
 		}
-		if _, obj := scope.LookupParent(name, pos); obj == nil {
+		if _, obj := scope.LookupParent(name, pos); obj == nil && scope.Lookup(name) == nil {
 			return name
 		}
 		name = fmt.Sprintf("%s%d", base, i)

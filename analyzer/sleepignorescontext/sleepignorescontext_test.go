@@ -19,3 +19,10 @@ func TestSleepIgnoresContext(t *testing.T) {
 func TestMadeContexts(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), sleepignorescontext.Analyzer, "madectx/...")
 }
+
+// TestFixesCompile: the fix keeps the code compiling where the sleep sits
+// among other names, imports, generic results and statements, and is not
+// offered where it cannot.
+func TestFixesCompile(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), sleepignorescontext.Analyzer, "fixes")
+}

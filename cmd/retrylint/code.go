@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/tools/go/analysis"
@@ -79,6 +80,9 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 		return err
 	}
 	if err := flags.gate.validate(); err != nil {
+		return err
+	}
+	if err := validateTags(flags.tags); err != nil {
 		return err
 	}
 	if len(patterns) == 0 {
@@ -387,6 +391,21 @@ func toFinding(fset *token.FileSet, d analysis.Diagnostic, rule, dir string) mod
 	return f
 }
 
+// validateTags checks --tags against Go's build tag syntax (letters,
+// digits, _ and .), so that nothing in them reaches the go command as
+// anything but tags: they are passed as the value of -tags, never through
+// GOFLAGS, whose spaces would split them into flags.
+func validateTags(tags []string) error {
+	for _, tag := range tags {
+		if tag == "" || strings.ContainsFunc(tag, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '.'
+		}) {
+			return fmt.Errorf("--tags: %q is not a build tag: a tag has letters, digits, _ and . only (--tags a,b)", tag)
+		}
+	}
+	return nil
+}
+
 // goPlatform is the GOOS/GOARCH the packages are loaded for.
 func goPlatform() string {
 	goos, goarch := os.Getenv("GOOS"), os.Getenv("GOARCH")
@@ -403,7 +422,7 @@ func goPlatform() string {
 // `source:`, with the settings of the configuration, reporting paths
 // relative to wd; packages shared already holds are not analysed again.
 func codeLoader(wd string, cfg *config.Config, tags []string, shared *codelayer.Index) *codelayer.Loader {
-	return &codelayer.Loader{Shared: shared, Tags: tags, Analyse: func(dir string, patterns []string) (*codelayer.Index, error) {
+	return &codelayer.Loader{Shared: shared, Tags: tags, WorkDir: wd, Analyse: func(dir string, patterns []string) (*codelayer.Index, error) {
 		_, g, err := analyseCode(codeConfig{Dir: dir, Patterns: patterns, Tags: tags,
 			Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers}, nil)
 		var inErr *inputError

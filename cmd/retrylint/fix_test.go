@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -132,10 +134,55 @@ func TestFixBrokenPackage(t *testing.T) {
 	}
 }
 
-func TestRelativeDiff(t *testing.T) {
-	diff := "--- /w/m/a.go (old)\n+++ /w/m/a.go (new)\n@@ -1,2 +1,2 @@\n--- a comment line removed\n+++ one added\n x\n"
-	want := "--- a/a.go\n+++ b/a.go\n@@ -1,2 +1,2 @@\n--- a comment line removed\n+++ one added\n x\n"
-	if got := relativeDiff(diff, "/w/m"); got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
+// TestUnifiedDiffApplies: the diff of edits anywhere in a file — its
+// first and last lines, one without a newline, changes close enough to
+// share a hunk and far apart — is one that git apply turns the file into
+// the edited one with.
+func TestUnifiedDiffApplies(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	var src strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&src, "line %d\n", i)
+	}
+	text := src.String()
+	at := func(n int) int { return strings.Index(text, fmt.Sprintf("line %d\n", n)) }
+	for _, tc := range []struct {
+		name  string
+		text  string
+		edits []edit
+	}{
+		{"first line", text, []edit{{start: 0, end: 6, text: "first\nsecond"}}},
+		{"last line, no newline", strings.TrimSuffix(text, "\n"), []edit{{start: at(39), end: len(text) - 1, text: "end"}}},
+		{"insert at the end", text, []edit{{start: len(text), end: len(text), text: "more\n"}}},
+		{"one hunk", text, []edit{{start: at(10), end: at(11), text: ""}, {start: at(14), end: at(14) + 4, text: "LINE\nLINE"}}},
+		{"two hunks", text, []edit{{start: at(5), end: at(5) + 4, text: "x"}, {start: at(30), end: at(32), text: "y\n"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "f.go")
+			if err := os.WriteFile(file, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var want strings.Builder
+			last := 0
+			for _, e := range tc.edits {
+				want.WriteString(tc.text[last:e.start] + e.text)
+				last = e.end
+			}
+			want.WriteString(tc.text[last:])
+			diff := unifiedDiff("f.go", []byte(tc.text), tc.edits)
+			patch := filepath.Join(t.TempDir(), "p.diff")
+			if err := os.WriteFile(patch, []byte(diff), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if r := runIn(t, dir, "git", "apply", patch); r.code != 0 {
+				t.Fatalf("git apply: %s\n%s", r.stderr, diff)
+			}
+			if got := readFile(t, file); got != want.String() {
+				t.Errorf("after git apply:\n%s\nwant:\n%s\ndiff:\n%s", got, want.String(), diff)
+			}
+		})
 	}
 }

@@ -27,6 +27,26 @@ func runHelper(job string) int {
 		})
 		fmt.Fprintln(os.Stderr, err)
 		return 3
+	case "fixes":
+		// Fixes of two files under way: the first complete in its
+		// temporary file, the second half written.
+		a, b, _ := strings.Cut(arg, ",")
+		s, err := stageFile(a, 0o644, nil, func(w io.Writer) error {
+			_, err := io.WriteString(w, "fixed")
+			return err
+		})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 3
+		}
+		defer s.discard()
+		_, err = stageFile(b, 0o644, nil, func(w io.Writer) error {
+			fmt.Fprint(w, "half")
+			fmt.Println("ready")
+			select {}
+		})
+		fmt.Fprintln(os.Stderr, err)
+		return 3
 	case "put":
 		// Write a report to arg at once, as a user might ask with -o.
 		if err := writeFileAtomic([]byte("report\n"), arg, nil); err != nil {

@@ -57,17 +57,18 @@ func (c *cleanups) runAll() {
 	}
 }
 
-// exitOnSignal makes SIGINT and SIGTERM run the cleanups and end the
-// process with 128 + the signal's number (130, 143), as a shell reports.
+// exitOnSignal makes SIGINT, SIGTERM, SIGHUP (a closed terminal or CI
+// session) and SIGQUIT run the cleanups and end the process with 128 + the
+// signal's number (130, 143, 129, 131), as a shell reports.
 func exitOnSignal(c *cleanups) {
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	go func() {
 		sig := <-ch
 		c.runAll()
-		code := 130
-		if sig == syscall.SIGTERM {
-			code = 143
+		code := 128 + 2
+		if s, ok := sig.(syscall.Signal); ok {
+			code = 128 + int(s)
 		}
 		os.Exit(code)
 	}()

@@ -14,10 +14,6 @@ import (
 )
 
 func main() {
-	if isFixTool(os.Args[1:]) {
-		runFixTool() // retrylint code --fix and --diff
-		return
-	}
 	if vetProtocol(os.Args[1:]) {
 		// go vet -vettool: hand over before cobra sees any flag. go vet
 		// starts one short process per package, dependencies included,

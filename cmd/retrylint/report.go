@@ -128,6 +128,9 @@ func (f *reportFlags) validate() error {
 	if len(f.code) == 0 && len(f.topology) == 0 {
 		return errors.New("report: nothing to check: give --code PATTERNS, --topology PATHS or both")
 	}
+	if err := validateTags(f.tags); err != nil {
+		return err
+	}
 	if f.budget < 0 {
 		return fmt.Errorf("--budget: want a positive number, got %d", f.budget)
 	}

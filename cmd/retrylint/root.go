@@ -25,8 +25,12 @@ func execute(args []string) int {
 }
 
 // run executes the command line args, writing to stdout and stderr, and
-// returns the process exit status.
+// returns the process exit status. What goes to stderr quotes the input
+// (file names, names, values): no line of it reads as a CI command.
 func run(args []string, stdout, stderr io.Writer) int {
+	guard := report.NewLineGuard(stderr)
+	defer guard.Flush()
+	stderr = guard
 	root := newRootCmd()
 	root.SetArgs(args)
 	root.SetOut(stdout)

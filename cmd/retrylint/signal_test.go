@@ -66,7 +66,7 @@ func TestSignalRemovesTheTemporaryReport(t *testing.T) {
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
-	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}, {syscall.SIGQUIT, 131}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
 			out := filepath.Join(dir, "report.md")
@@ -83,6 +83,35 @@ func TestSignalRemovesTheTemporaryReport(t *testing.T) {
 			noTempLeft(t, dir)
 			if b, _ := os.ReadFile(out); string(b) != "previous" {
 				t.Errorf("report = %q, want the previous one untouched", b)
+			}
+		})
+	}
+}
+
+// TestSignalDuringFixLeavesTheSources: a signal while --fix writes its
+// files leaves every source as it was and no temporary file.
+func TestSignalDuringFixLeavesTheSources(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			a, b := filepath.Join(dir, "a.go"), filepath.Join(dir, "b.go")
+			for _, p := range []string{a, b} {
+				if err := os.WriteFile(p, []byte("package x\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd, _ := startHelper(t, "fixes:"+a+","+b)
+			if m, _ := filepath.Glob(filepath.Join(dir, ".retrylint-*")); len(m) != 2 {
+				t.Fatalf("while writing: temporary files %v, want two", m)
+			}
+			if code := signalAndWait(t, cmd, sig); code != 128+int(sig) {
+				t.Errorf("exit status %d after %v, want %d", code, sig, 128+int(sig))
+			}
+			noTempLeft(t, dir)
+			for _, p := range []string{a, b} {
+				if got := readFile(t, p); got != "package x\n" {
+					t.Errorf("%s = %q after %v, want it untouched", filepath.Base(p), got, sig)
+				}
 			}
 		})
 	}
@@ -139,7 +168,7 @@ func TestSignalRemovesTheBaseWorktree(t *testing.T) {
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
-	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}, {syscall.SIGQUIT, 131}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
 			repo := gitRepo(t)
 			cmd, root := startHelper(t, "base:"+repo)

@@ -254,7 +254,7 @@ func writeTopologyText(w io.Writer, res *model.Result, run *topologyRun, color b
 		pipelines = len(run.graphs)
 	}
 	fmt.Fprintf(&b, "\n%s\n", countLine(res.Findings, pipelines))
-	_, err := w.Write(b.Bytes())
+	_, err := io.WriteString(w, report.DefuseText(b.String()))
 	return err
 }
 
