@@ -51,6 +51,23 @@
 // passed through a local variable assigned it once. A runner that only
 // takes an error retries every error it is given.
 //
+// A poll runner calls a condition it is given, func() (done bool, err
+// error), stops when it is done or fails, and waits between calls (k8s's
+// wait.ExponentialBackoff, often copied into projects): a call of it is a
+// retry loop only when its condition answers (false, nil) after an error
+// it swallowed, as an adapter does that runs an operation and asks a
+// predicate whether its error is worth another try.
+//
+// A runner that takes no context and sleeps between attempts with
+// time.Sleep is summarised as such; a call of it where a context is in
+// scope cannot be cancelled (sleep-ignores-context at the call). A
+// retrier whose every wait is a duration parameter, unchanged, makes each
+// call that gives that parameter a constant a fixed-interval retry
+// (fixed-sleep at the call). A call through an unexported function-typed
+// field (c.refresh(topics)) retries when every value the package gives
+// that field retries: a closure with a retry loop, a retrier, or a
+// wrapper built around one.
+//
 // A runner that goes round on every error of the function value it is
 // given and reads none of them (a blind runner) leaves the classification
 // to its callers: each call is unclassified when its attempt returns every
@@ -102,11 +119,14 @@
 // machine's server root or health endpoint written as a constant:
 // http.Get("http://localhost:%d/healthz"); a sidecar's other paths
 // reach what it forwards to), loops that wait alike
-// whatever the outcome (ticker daemons, heartbeats, pollers), iteration
+// whatever the outcome (ticker daemons, heartbeats, pollers, and a loop
+// whose only answer to a probe's failure is to skip using it: if v, err :=
+// probe(); err == nil { use(v) } without else or jump), iteration
 // over items or alternatives (the operation is given the next element, a
 // counter advanced every round, a value the loop advances from itself, or
 // a connection accepted this round and what is read from it), and sleeps
-// after success. An accept loop is a retry loop of its Accept when a
+// after success, and polls for a state (a done, ready or healthy bool
+// beside an error: the error is the failure, not yet is none). An accept loop is a retry loop of its Accept when a
 // failed accept waits; it ends with its listener when it leaves on every
 // error but a Temporary one or on a closed-resource sentinel (net.ErrClosed,
 // errPoolClosed).
