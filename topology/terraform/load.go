@@ -238,6 +238,9 @@ func (m *module) tfvars(dir string) error {
 
 // parseVars parses one variable definitions file, native syntax or JSON (.tfvars.json).
 func parseVars(sf *srcFile) (hclsyntax.Attributes, error) {
+	if err := nestingError(sf); err != nil {
+		return nil, err
+	}
 	if isJSONVars(sf.name) {
 		return parseJSONVars(sf)
 	}
@@ -398,9 +401,6 @@ func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, 
 	for _, sf := range append(ordered, overrides...) {
 		st.files[sf.name] = sf
 		st.out.Files = append(st.out.Files, sf.name)
-		if err := nestingError(sf); err != nil {
-			return nil, err
-		}
 		if line, col, msg, ok := input.Encoding(sf.data); !ok {
 			return nil, &Error{Pos: Pos{File: sf.name, Line: line, Col: col}, Msg: msg}
 		}
@@ -454,8 +454,12 @@ func NamesResourceType(data []byte) bool {
 	return false
 }
 
-// parseConfig parses one configuration file, native syntax or JSON (.tf.json).
+// parseConfig parses one configuration file, native syntax or JSON (.tf.json), once its
+// nesting is known to be within bounds.
 func parseConfig(sf *srcFile) (*hclsyntax.Body, error) {
+	if err := nestingError(sf); err != nil {
+		return nil, err
+	}
 	if isJSONConfig(sf.name) {
 		return parseJSONConfig(sf)
 	}

@@ -350,7 +350,7 @@ func (st *state) template(f *srcFile) (hclsyntax.Expression, error) {
 	}
 	t := &parsedTemplate{}
 	st.templates[f.name] = t
-	if err := nestingError(f); err != nil {
+	if err := templateNestingError(f); err != nil {
 		t.err = err
 		return nil, err
 	}
@@ -587,25 +587,4 @@ func (b *builder) plainStart() (start, flow bool) {
 		return len(t) == 1 || t[len(t)-2] == ' ' || t[len(t)-2] == '\t', false
 	}
 	return false, false
-}
-
-// nestingError rejects input nested so deeply that parsing it would exhaust the stack.
-func nestingError(f *srcFile) *Error {
-	const maxNesting = 1000
-	depth := 0
-	for i, c := range f.data {
-		switch c {
-		case '(', '[', '{':
-			depth++
-			if depth > maxNesting {
-				p := f.pos(i)
-				return &Error{Pos: p, Msg: fmt.Sprintf("brackets nested deeper than %d", maxNesting)}
-			}
-		case ')', ']', '}':
-			if depth > 0 {
-				depth--
-			}
-		}
-	}
-	return nil
 }
