@@ -28,8 +28,12 @@ type state struct {
 	reads     map[string]*srcFile // by absolute path: file() and templatefile() reads
 	readErrs  map[string]string   // by absolute path: why a read failed
 	templates map[string]*parsedTemplate
-	stack     []string // module directories being read (cycle guard)
-	depth     int      // nesting of evaluate calls
+	stack     []string                     // module directories being read (cycle guard)
+	instances int                          // module instances made, the root's included
+	bytes     int64                        // the configuration those instances hold
+	configs   map[string]*srcFile          // configuration files read, by absolute path
+	bodies    map[*srcFile]*hclsyntax.Body // configuration files parsed
+	depth     int                          // nesting of evaluate calls
 	out       *Module
 	inMemory  bool
 }
@@ -141,6 +145,7 @@ func read(dir string, files []string, mem *srcFile, opts Options) (m *Module, er
 	}
 	st := &state{opts: opts, rootDir: dir, files: map[string]*srcFile{}, reads: map[string]*srcFile{},
 		readErrs: map[string]string{}, templates: map[string]*parsedTemplate{},
+		configs: map[string]*srcFile{}, bodies: map[*srcFile]*hclsyntax.Body{},
 		out: &Module{Dir: dir, byAddr: map[string]*Resource{}}, inMemory: mem != nil}
 	st.out.st = st
 	for _, r := range opts.Roots {
@@ -286,14 +291,36 @@ func (st *state) display(abs string) string {
 // within reports whether abs lies under one of the given roots.
 func (st *state) within(abs string) bool { return input.Within(st.roots, abs) }
 
-// readConfig reads one configuration file.
+// readConfig reads one configuration file, once however many module instances hold it.
 func (st *state) readConfig(abs string) (*srcFile, error) {
+	if sf := st.configs[abs]; sf != nil {
+		return sf, nil
+	}
 	name := st.display(abs)
 	data, err := input.Read(abs, st.opts.MaxFileSize)
 	if err != nil {
 		return nil, &Error{Pos: Pos{File: name, Line: 1, Col: 1}, Msg: err.Error()}
 	}
-	return &srcFile{name: name, abs: abs, data: data}, nil
+	sf := &srcFile{name: name, abs: abs, data: data}
+	st.configs[abs] = sf
+	return sf, nil
+}
+
+// parse parses a configuration file once: the instances of a module share its syntax tree,
+// which nothing changes (an override file's merge makes copies).
+func (st *state) parse(sf *srcFile) (*hclsyntax.Body, error) {
+	if body, ok := st.bodies[sf]; ok {
+		return body, nil
+	}
+	if line, col, msg, ok := input.Encoding(sf.data); !ok {
+		return nil, &Error{Pos: Pos{File: sf.name, Line: line, Col: col}, Msg: msg}
+	}
+	body, err := parseConfig(sf)
+	if err != nil {
+		return nil, err
+	}
+	st.bodies[sf] = body
+	return body, nil
 }
 
 // readFile reads a file named by file() or templatefile() in module m: a relative path is
@@ -382,6 +409,7 @@ func rangePos(r hcl.Range) Pos {
 
 // module parses the files of one module and follows its local module calls.
 func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, error) {
+	st.instances++
 	m := &module{st: st, dir: dir, addr: addr, vars: map[string]*variable{},
 		locals: map[string]*hclsyntax.Attribute{}, resources: map[string]*resourceDecl{},
 		outputs: map[string]*hclsyntax.Attribute{}, children: map[string]*module{},
@@ -401,10 +429,7 @@ func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, 
 	for _, sf := range append(ordered, overrides...) {
 		st.files[sf.name] = sf
 		st.out.Files = append(st.out.Files, sf.name)
-		if line, col, msg, ok := input.Encoding(sf.data); !ok {
-			return nil, &Error{Pos: Pos{File: sf.name, Line: line, Col: col}, Msg: msg}
-		}
-		body, err := parseConfig(sf)
+		body, err := st.parse(sf)
 		if err != nil {
 			return nil, err
 		}
@@ -665,6 +690,9 @@ func (m *module) follow(call *hclsyntax.Block, depth int) error {
 		m.note(src.Expr.Range(), "module %q: modules nested deeper than %d; not followed", name, maxModuleDepth)
 		return nil
 	}
+	if m.st.instances >= maxModuleInstances {
+		return &Error{Pos: rangePos(call.TypeRange), Msg: fmt.Sprintf("module %q: more than %d module instances (module calls multiply through the modules they call); not read", name, maxModuleInstances)}
+	}
 	dir := filepath.Join(m.dir, filepath.FromSlash(s))
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -702,6 +730,9 @@ func (m *module) follow(call *hclsyntax.Block, depth int) error {
 			return err
 		}
 		srcs = append(srcs, sf)
+		if m.st.bytes += int64(len(sf.data)); m.st.bytes > maxConfigBytes {
+			return &Error{Pos: rangePos(call.TypeRange), Msg: fmt.Sprintf("module %q: its instances make more than %d MiB of configuration (each instance of a module counts its files again); not read", name, maxConfigBytes>>20)}
+		}
 	}
 	child, err := m.st.module(real, m.prefix()+"module."+name, srcs, depth+1)
 	if err != nil {

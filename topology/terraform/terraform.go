@@ -29,6 +29,15 @@ const DefaultMaxFileSize = 4 << 20
 // maxModuleDepth bounds how deep local module calls are followed.
 const maxModuleDepth = 16
 
+// maxModuleInstances bounds how many module instances one read makes: calls multiply through
+// nested modules (twelve modules each calling the next three times make 3^11 instances), and
+// each instance is read, kept and evaluated on its own.
+const maxModuleInstances = 1000
+
+// maxConfigBytes bounds the configuration all module instances of one read hold together, a
+// module's files counted once for each instance of it.
+const maxConfigBytes = 32 << 20
+
 // ResourceTypes lists the resource types Module.Resources reports, in no particular order.
 var ResourceTypes = map[string]bool{
 	"google_cloud_run_v2_job":         true,
