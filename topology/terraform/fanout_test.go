@@ -12,7 +12,9 @@ import (
 
 // fanOut writes modules m0 … m<depth>, each calling the next width times and declaring one
 // subscription: width^depth instances of the last. It loads the root module, m0.
-func fanOut(t *testing.T, width, depth int) func() (*Module, error) { return paddedFanOut(t, width, depth, 0) }
+func fanOut(t *testing.T, width, depth int) func() (*Module, error) {
+	return paddedFanOut(t, width, depth, 0)
+}
 
 // paddedFanOut is fanOut with pad bytes of comment in each module.
 func paddedFanOut(t *testing.T, width, depth, pad int) func() (*Module, error) {
