@@ -111,11 +111,11 @@ func fallback(src []byte, n int) (int, int) {
 // marks are what the decoder keeps of a failure: the problem, and the character index of
 // its place and of its context's (the block or quote it breaks); -1 when unset.
 type marks struct {
-	problem          string
-	problemAt        int
-	contextAt        int
-	simpleKey        bool // the scanner found no ":" after a key
-	reached          bool // the problem is at the end of the input
+	problem   string
+	problemAt int
+	contextAt int
+	simpleKey bool // the scanner found no ":" after a key
+	reached   bool // the problem is at the end of the input
 }
 
 // place is the byte offset at which the error is reported: where the token that breaks the
