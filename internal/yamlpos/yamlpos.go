@@ -243,29 +243,74 @@ func position(src []byte, off int) (line, col int) {
 	return line, utf8.RuneCount(src[start:off]) + 1
 }
 
-// Fix moves the Line and Column of every node under doc from the decoder's count of lines
-// to the lines of the file, which a YAML 1.1 line break other than "\n" and "\r\n" (U+0085,
-// U+2028, U+2029, a lone "\r") does not end. It costs nothing when src holds none.
-func Fix(src []byte, doc *yaml.Node) {
-	if doc == nil || !hasOtherBreaks(src) {
+// Fix moves the Line and Column of every node of docs, the documents of src in their order,
+// from the decoder's count of lines to the lines of the file, which a YAML 1.1 line break
+// other than "\n" and "\r\n" (U+0085, U+2028, U+2029, a lone "\r") does not end. It costs
+// nothing when src holds none.
+func Fix(src []byte, docs ...*yaml.Node) {
+	if !hasOtherBreaks(src) {
 		return
 	}
 	lm := newLineMap(src)
-	seen := map[*yaml.Node]bool{}
-	var walk func(n *yaml.Node)
-	walk = func(n *yaml.Node) {
-		if n == nil || seen[n] {
-			return
+	for _, doc := range docs {
+		walk(doc, func(n *yaml.Node) bool {
+			if n.Line > 0 {
+				n.Line, n.Column = lm.at(n.Line, n.Column)
+			}
+			return true
+		})
+	}
+}
+
+// walk visits n and the nodes under it in the order of the source, without recursion (the
+// decoder lets documents nest ten thousand deep), until visit returns false.
+func walk(n *yaml.Node, visit func(*yaml.Node) bool) bool {
+	stack := []*yaml.Node{n}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == nil {
+			continue
 		}
-		seen[n] = true
-		if n.Line > 0 {
-			n.Line, n.Column = lm.at(n.Line, n.Column)
+		if !visit(n) {
+			return false
 		}
-		for _, c := range n.Content {
-			walk(c)
+		for i := len(n.Content) - 1; i >= 0; i-- {
+			stack = append(stack, n.Content[i])
 		}
 	}
-	walk(doc)
+	return true
+}
+
+// Duplicate finds the first key written twice in one mapping of docs, as strict Kubernetes
+// decoding refuses it: the second key and the first; nil when there is none. Merge keys
+// ("<<") may repeat.
+func Duplicate(docs ...*yaml.Node) (second, first *yaml.Node) {
+	for _, doc := range docs {
+		walk(doc, func(n *yaml.Node) bool {
+			if n.Kind != yaml.MappingNode || len(n.Content) < 4 {
+				return true
+			}
+			seen := make(map[[2]string]*yaml.Node, len(n.Content)/2)
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!merge" {
+					continue
+				}
+				key := [2]string{k.ShortTag(), k.Value}
+				if f := seen[key]; f != nil {
+					second, first = k, f
+					return false
+				}
+				seen[key] = k
+			}
+			return true
+		})
+		if second != nil {
+			return second, first
+		}
+	}
+	return nil, nil
 }
 
 // hasOtherBreaks reports whether src holds a YAML 1.1 line break other than "\n" and "\r\n".

@@ -145,6 +145,7 @@ func FuzzLocate(f *testing.F) {
 			return
 		}
 		Fix([]byte(src), &n)
+		Duplicate(&n)
 		var walk func(*yaml.Node)
 		walk = func(n *yaml.Node) {
 			if n.Line > lines+1 || n.Line < 0 || n.Line > 0 && n.Column < 1 {
