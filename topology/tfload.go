@@ -226,7 +226,7 @@ func (ld *loader) terraformModule(m *terraform.Module) error {
 	for _, f := range append(append([]string(nil), m.Files...), m.ReadFiles()...) {
 		ld.supp.scan(f, m.Text(f))
 	}
-	return nil
+	return terraformError(m.Err()) // an evaluation past the caps made what followed unknown
 }
 
 // tfTarget is the component a resource address stands for.

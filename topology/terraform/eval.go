@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
@@ -39,6 +40,7 @@ type memoKey struct {
 type evalResult struct {
 	v    cty.Value
 	refs []string
+	size int64 // the weight of v (see sizeOf), up to just past maxValueSize
 }
 
 // scope resolves the root names of an expression (var, local, a resource type…).
@@ -46,6 +48,11 @@ type scope interface {
 	root(name string, ts []hcl.Traversal, md mode) (cty.Value, []string)
 	functions(md mode) map[string]function.Function
 	state() *state
+	// mod is the module the expression is written in.
+	mod() *module
+	// size is the weight of what t refers to when it is kept with its evaluated value (a
+	// local, a variable, an output, an argument: see memoized).
+	size(t hcl.Traversal, md mode) (int64, bool)
 }
 
 // unknownLeaf is the value of something unknown in md.
@@ -65,13 +72,15 @@ func unknownString(md mode) cty.Value {
 }
 
 // evaluate evaluates expr in sc. An expression that cannot be evaluated (an unknown function, a
-// type error, a missing attribute) is unknown; it never panics.
+// type error, a missing attribute) is unknown; it never panics. An expression whose value or
+// work would pass the caps (see weigh) is not evaluated: the read's error says where, and
+// every evaluation after it is unknown.
 func evaluate(sc scope, expr hcl.Expression, md mode) (v cty.Value, refs []string) {
 	if expr == nil {
 		return cty.NullVal(cty.DynamicPseudoType), nil
 	}
 	st := sc.state()
-	if st.depth >= maxEvalDepth {
+	if st.depth >= maxEvalDepth || st.err != nil {
 		return cty.DynamicVal, nil
 	}
 	st.depth++
@@ -81,6 +90,27 @@ func evaluate(sc scope, expr hcl.Expression, md mode) (v cty.Value, refs []strin
 			v, refs = cty.DynamicVal, nil
 		}
 	}()
+	ctx, refs := context(sc, expr, md)
+	if se, ok := expr.(hclsyntax.Expression); ok {
+		wt, at := (&weigher{sc: sc, md: md}).weigh(se, ctx)
+		st.work = add(st.work, wt.work)
+		if st.err == nil && (wt.over() || st.work > maxEvalWork) {
+			st.err = budgetError(wt, at)
+		}
+		if st.err != nil {
+			return cty.DynamicVal, refs
+		}
+	}
+	v, diags := expr.Value(ctx)
+	if diags.HasErrors() {
+		v = cty.DynamicVal
+	}
+	return v, refs
+}
+
+// context is the evaluation context of expr in sc: its root names resolved, and the
+// references they make.
+func context(sc scope, expr hcl.Expression, md mode) (*hcl.EvalContext, []string) {
 	groups := map[string][]hcl.Traversal{}
 	var names []string
 	for _, t := range expr.Variables() {
@@ -91,17 +121,13 @@ func evaluate(sc scope, expr hcl.Expression, md mode) (v cty.Value, refs []strin
 		groups[n] = append(groups[n], t)
 	}
 	vars := make(map[string]cty.Value, len(names))
+	var refs []string
 	for _, n := range names {
 		val, r := sc.root(n, groups[n], md)
 		vars[n] = val
 		refs = append(refs, r...)
 	}
-	ctx := &hcl.EvalContext{Variables: vars, Functions: sc.functions(md)}
-	v, diags := expr.Value(ctx)
-	if diags.HasErrors() {
-		v = cty.DynamicVal
-	}
-	return v, uniq(refs)
+	return &hcl.EvalContext{Variables: vars, Functions: sc.functions(md)}, uniq(refs)
 }
 
 func uniq(ss []string) []string {
@@ -259,8 +285,39 @@ func (m *module) memoized(k memoKey, f func() (cty.Value, []string)) (cty.Value,
 	m.busy[k] = true
 	v, refs := f()
 	delete(m.busy, k)
-	m.memo[k] = evalResult{v: v, refs: refs}
+	size := sizeOf(v, maxValueSize)
+	m.st.work = add(m.st.work, size) // weighing it walked it
+	m.memo[k] = evalResult{v: v, refs: refs, size: size}
 	return v, refs
+}
+
+func (m *module) mod() *module { return m }
+
+// size is the weight of what t refers to when that is kept in the memo: var.X, local.X,
+// module.M.OUTPUT and TYPE.NAME.ARGUMENT, evaluated in md.
+func (m *module) size(t hcl.Traversal, md mode) (int64, bool) {
+	name, ok := attrStep(t, 1)
+	if !ok {
+		return 0, false
+	}
+	second, two := attrStep(t, 2)
+	var owner *module
+	var k memoKey
+	switch root := t.RootName(); {
+	case root == "var" && len(t) == 2:
+		owner, k = m, memoKey{'v', name, md}
+	case root == "local" && len(t) == 2:
+		owner, k = m, memoKey{'l', name, md}
+	case root == "module" && two && len(t) == 3:
+		owner, k = m.children[name], memoKey{'o', second, md}
+	case two && len(t) == 3:
+		owner, k = m, memoKey{'r', root + "." + name + "." + second, md}
+	}
+	if owner == nil {
+		return 0, false
+	}
+	r, ok := owner.memo[k]
+	return r.size, ok
 }
 
 // variable is an input variable's value: the calling module's input, else the default, else
@@ -429,11 +486,15 @@ func (m *module) functions(md mode) map[string]function.Function {
 
 // templateScope evaluates a template file: its names are the variables templatefile passes.
 type templateScope struct {
-	mod  *module
-	vars [2]cty.Value // by mode
+	module *module
+	vars   [2]cty.Value // by mode
 }
 
-func (s *templateScope) state() *state { return s.mod.st }
+func (s *templateScope) state() *state { return s.module.st }
+
+func (s *templateScope) mod() *module { return s.module }
+
+func (s *templateScope) size(hcl.Traversal, mode) (int64, bool) { return 0, false }
 
 func (s *templateScope) root(name string, _ []hcl.Traversal, md mode) (cty.Value, []string) {
 	v := s.vars[md]
@@ -454,7 +515,7 @@ func (s *templateScope) root(name string, _ []hcl.Traversal, md mode) (cty.Value
 
 func (s *templateScope) functions(md mode) map[string]function.Function {
 	fns := map[string]function.Function{}
-	for k, f := range s.mod.functions(md) {
+	for k, f := range s.module.functions(md) {
 		if k != "templatefile" { // Terraform forbids templatefile inside a template
 			fns[k] = f
 		}

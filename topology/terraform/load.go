@@ -34,6 +34,8 @@ type state struct {
 	configs   map[string]*srcFile          // configuration files read, by absolute path
 	bodies    map[*srcFile]*hclsyntax.Body // configuration files parsed
 	depth     int                          // nesting of evaluate calls
+	work      int64                        // the work of the evaluations so far (see weigh)
+	err       *Error                       // the evaluation that passed the caps: none is made after it
 	out       *Module
 	inMemory  bool
 }
@@ -190,6 +192,9 @@ func read(dir string, files []string, mem *srcFile, opts Options) (m *Module, er
 	root, err := st.module(dir, "", srcs, 0)
 	if err != nil {
 		return nil, err
+	}
+	if st.err != nil {
+		return nil, st.err
 	}
 	st.collect(root)
 	return st.out, nil

@@ -337,7 +337,7 @@ func (m *module) templateSource(e *hclsyntax.FunctionCallExpr) *Source {
 	}
 	real, refs := m.eval(e.Args[1], modeReal)
 	pat, _ := m.eval(e.Args[1], modePattern)
-	s := m.render(&templateScope{mod: m, vars: [2]cty.Value{real, pat}}, tpl, f, tpl.Range())
+	s := m.render(&templateScope{module: m, vars: [2]cty.Value{real, pat}}, tpl, f, tpl.Range())
 	s.Pos = rangePos(e.Range())
 	s.Refs = uniq(append(s.Refs, refs...))
 	return s

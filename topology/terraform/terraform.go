@@ -125,6 +125,16 @@ func (m *Module) ReadFiles() []string {
 	return uniq(out)
 }
 
+// Err is the error of the first evaluation that would have passed the caps on what one read
+// evaluates, at the expression: from then on every value is unknown, so what was read after
+// it is not to be trusted. nil when none did.
+func (m *Module) Err() error {
+	if m.st.err == nil {
+		return nil
+	}
+	return m.st.err
+}
+
 // Resource returns the resource with the given address (e.g. "google_cloud_run_v2_job.x" or
 // "module.m.google_cloud_run_v2_job.x"), or nil.
 func (m *Module) Resource(addr string) *Resource { return m.byAddr[addr] }
