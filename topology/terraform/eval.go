@@ -268,7 +268,12 @@ func (m *module) root(name string, ts []hcl.Traversal, md mode) (cty.Value, []st
 		}
 		return cty.ObjectVal(map[string]cty.Value{"module": cty.StringVal(dir),
 			"root": cty.StringVal(root), "cwd": cty.StringVal(root)}), nil
-	case "data", "count", "each", "self", "terraform", "resource", "ephemeral", "provider":
+	case "count", "each":
+		if v, ok := m.instanceRoot(name); ok {
+			return v, nil
+		}
+		return unknownRoot(ts, md), nil
+	case "data", "self", "terraform", "resource", "ephemeral", "provider":
 		return unknownRoot(ts, md), nil
 	}
 	return m.resourceRoot(name, ts, md)

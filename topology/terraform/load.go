@@ -21,23 +21,24 @@ import (
 
 // state is shared by the modules of one read.
 type state struct {
-	opts      Options
-	roots     []string            // absolute, symlink-free
-	rootDir   string              // the root module's directory ("" in memory)
-	files     map[string]*srcFile // by display name: configuration and read files
-	reads     map[string]*srcFile // by absolute path: file() and templatefile() reads
-	readErrs  map[string]string   // by absolute path: why a read failed
-	templates map[string]*parsedTemplate
-	stack     []string                     // module directories being read (cycle guard)
-	instances int                          // module instances made, the root's included
-	bytes     int64                        // the configuration those instances hold
-	configs   map[string]*srcFile          // configuration files read, by absolute path
-	bodies    map[*srcFile]*hclsyntax.Body // configuration files parsed
-	depth     int                          // nesting of evaluate calls
-	work      int64                        // the work of the evaluations so far (see weigh)
-	err       *Error                       // the evaluation that passed the caps: none is made after it
-	out       *Module
-	inMemory  bool
+	opts              Options
+	roots             []string            // absolute, symlink-free
+	rootDir           string              // the root module's directory ("" in memory)
+	files             map[string]*srcFile // by display name: configuration and read files
+	reads             map[string]*srcFile // by absolute path: file() and templatefile() reads
+	readErrs          map[string]string   // by absolute path: why a read failed
+	templates         map[string]*parsedTemplate
+	stack             []string                     // module directories being read (cycle guard)
+	instances         int                          // module instances made, the root's included
+	bytes             int64                        // the configuration those instances hold
+	resourceInstances int                          // resource instances listed for count and for_each
+	configs           map[string]*srcFile          // configuration files read, by absolute path
+	bodies            map[*srcFile]*hclsyntax.Body // configuration files parsed
+	depth             int                          // nesting of evaluate calls
+	work              int64                        // the work of the evaluations so far (see weigh)
+	err               *Error                       // the evaluation that passed the caps: none is made after it
+	out               *Module
+	inMemory          bool
 }
 
 // srcFile is the text of one file read.
@@ -69,6 +70,7 @@ type module struct {
 	memo map[memoKey]evalResult
 	busy map[memoKey]bool
 	fns  [2]map[string]function.Function
+	inst *instance // the resource instance an expression is read in (see within), or nil
 }
 
 type resourceDecl struct {
@@ -758,18 +760,28 @@ func (m *module) follow(call *hclsyntax.Block, depth int) error {
 	return nil
 }
 
-// collect lists the resources of the reported types, each module before its children.
+// collect lists the resources of the reported types, each module before its children; a
+// resource with count or for_each known statically is listed once for each instance.
 func (st *state) collect(m *module) {
 	for _, d := range m.order {
 		if !ResourceTypes[d.typ] {
 			continue
 		}
-		r := &Resource{Type: d.typ, Name: d.name, Address: m.prefix() + d.typ + "." + d.name,
-			Module: m.addr, Repeated: d.repeated,
-			Block: Block{Type: "resource", Labels: d.block.Labels, Pos: rangePos(d.block.TypeRange),
-				body: d.block.Body, mod: m}}
-		st.out.Resources = append(st.out.Resources, r)
-		st.out.byAddr[r.Address] = r
+		base := m.prefix() + d.typ + "." + d.name
+		insts := st.instancesOf(m, d)
+		if insts == nil {
+			insts = []*instance{nil}
+		}
+		for _, in := range insts {
+			r := &Resource{Type: d.typ, Name: d.name, Address: base, Module: m.addr, Repeated: d.repeated,
+				Block: Block{Type: "resource", Labels: d.block.Labels, Pos: rangePos(d.block.TypeRange),
+					body: d.block.Body, mod: m}}
+			if in != nil {
+				r.Address, r.Key, r.Repeated, r.mod = base+in.key, in.key, false, m.within(in)
+			}
+			st.out.Resources = append(st.out.Resources, r)
+			st.out.byAddr[r.Address] = r
+		}
 	}
 	for _, call := range m.calls {
 		if c := m.children[call.Labels[0]]; c != nil {

@@ -34,6 +34,10 @@ const maxModuleDepth = 16
 // each instance is read, kept and evaluated on its own.
 const maxModuleInstances = 1000
 
+// maxInstances bounds the resource instances one read lists for count and for_each; a
+// resource that would pass it is listed once, its instances unknown.
+const maxInstances = 10000
+
 // maxConfigBytes bounds the configuration all module instances of one read hold together, a
 // module's files counted once for each instance of it.
 const maxConfigBytes = 32 << 20
@@ -146,8 +150,13 @@ type Resource struct {
 	Name    string // the block's name label
 	Address string // "TYPE.NAME", prefixed by "module.M." inside a called module
 	Module  string // "" for the root module, else e.g. "module.m"
-	// Repeated: the resource has count or for_each, so it may stand for several.
+	// Repeated: the resource has count or for_each not known statically, so it may stand for
+	// several, or none; each.key, each.value and count.index are unknown.
 	Repeated bool
+	// Key is an instance's key, as Terraform writes it in the address ("[\"resize\"]", "[0]"),
+	// when count or for_each is known: each instance is a Resource of its own, with each.key,
+	// each.value and count.index known. "" otherwise.
+	Key string
 }
 
 // NameArg returns the resource's `name` argument (nil when absent).
