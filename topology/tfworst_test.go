@@ -149,3 +149,31 @@ resource "google_pubsub_subscription" "s" {
 		t.Errorf("no warning says the dead-letter policy may be absent:\n%s", got)
 	}
 }
+
+// TestForEachPushToInstances: subscriptions and services of one for_each, each subscription
+// pushing to its own service's uri: every delivery reaches the service instance it names.
+func TestForEachPushToInstances(t *testing.T) {
+	g := load(t, "main.tf", `
+locals {
+  services = toset(["orders", "billing"])
+}
+resource "google_cloud_run_v2_service" "svc" {
+  for_each = local.services
+  name     = each.key
+}
+resource "google_pubsub_subscription" "s" {
+  for_each = local.services
+  name     = "${each.key}-sub"
+  push_config { push_endpoint = google_cloud_run_v2_service.svc[each.key].uri }
+  dead_letter_policy { dead_letter_topic = "projects/p/topics/dlq" }
+}
+`)
+	var got []string
+	for _, e := range g.Edges {
+		got = append(got, e.From.Name+"->"+e.To.Name)
+	}
+	sort.Strings(got)
+	if strings.Join(got, " ") != "billing-sub->billing orders-sub->orders" || len(g.Findings) != 0 {
+		t.Errorf("edges %v, findings %v", got, g.Findings)
+	}
+}

@@ -127,6 +127,9 @@ func context(sc scope, expr hcl.Expression, md mode) (*hcl.EvalContext, []string
 		vars[n] = val
 		refs = append(refs, r...)
 	}
+	if len(names) > 0 {
+		refs = append(refs, instanceRefs(sc, expr, md)...)
+	}
 	return &hcl.EvalContext{Variables: vars, Functions: sc.functions(md)}, uniq(refs)
 }
 
@@ -404,12 +407,25 @@ func (m *module) resourceRoot(typ string, ts []hcl.Traversal, md mode) (cty.Valu
 		node := root.at(name)
 		attr, ok := attrStep(t, 2)
 		switch {
+		case d != nil && d.repeated && ok && m.st.instanceOf(m, d, attr) != nil:
+			// TYPE.NAME["key"].ARG of an instance known statically.
+			in := m.st.instanceOf(m, d, attr)
+			refs = append(refs, m.prefix()+key+in.key)
+			m.within(in).instanceArg(node.at(attr), d, key+in.key, t[3:], md)
+			continue
+		case d != nil && d.repeated && len(t) == 2 && m.st.instancesOf(m, d) != nil:
+			// TYPE.NAME[expr]: the instances by key, the key evaluated by the index.
+			if node.leaf == nil && len(node.kids) == 0 {
+				v := m.instancesValue(d, key, md)
+				node.leaf = &v
+			}
+			continue
 		case d != nil && d.repeated, !ok:
 			node.dyn = true
 			continue
 		case d == nil || d.block.Body.Attributes[attr] == nil:
 			leaf := node.at(attr)
-			if v, ok := m.computed(d, attr, md); ok && len(t) == 3 && leaf.leaf == nil && len(leaf.kids) == 0 {
+			if v, ok := m.computed(d, key, attr, md); ok && len(t) == 3 && leaf.leaf == nil && len(leaf.kids) == 0 {
 				leaf.leaf = &v
 				continue
 			}
@@ -426,6 +442,97 @@ func (m *module) resourceRoot(typ string, ts []hcl.Traversal, md mode) (cty.Valu
 		leaf.leaf = &v
 	}
 	return root.value(), refs
+}
+
+// instanceArg resolves ARG… of one instance of d (m is inside it) into n.
+func (m *module) instanceArg(n *tree, d *resourceDecl, addr string, rest hcl.Traversal, md mode) {
+	arg, ok := attrStep(rest, 0)
+	if !ok {
+		n.dyn = true
+		return
+	}
+	leaf := n.at(arg)
+	if leaf.leaf != nil || len(leaf.kids) > 0 {
+		return
+	}
+	a := d.block.Body.Attributes[arg]
+	if a == nil {
+		if v, ok := m.computed(d, addr, arg, md); ok && len(rest) == 1 {
+			leaf.leaf = &v
+			return
+		}
+		leaf.unknownChain(rest[1:], md)
+		return
+	}
+	v, _ := m.memoized(memoKey{'r', addr + "." + arg, md}, func() (cty.Value, []string) {
+		return m.eval(a.Expr, md)
+	})
+	leaf.leaf = &v
+}
+
+// instancesValue is TYPE.NAME of a resource with instances known statically: an object of
+// the instances by key, each the object of its written arguments and, in modePattern, the
+// shapes of what the provider computes.
+func (m *module) instancesValue(d *resourceDecl, addr string, md mode) cty.Value {
+	insts := map[string]cty.Value{}
+	for _, in := range m.st.instancesOf(m, d) {
+		im, args := m.within(in), map[string]cty.Value{}
+		for name, a := range d.block.Body.Attributes {
+			switch name {
+			case "for_each", "count", "depends_on", "provider", "lifecycle":
+				continue
+			}
+			args[name], _ = im.memoized(memoKey{'r', addr + in.key + "." + name, md}, func() (cty.Value, []string) {
+				return im.eval(a.Expr, md)
+			})
+		}
+		for name := range computedFormats[d.typ] {
+			if _, written := args[name]; !written {
+				if v, ok := im.computed(d, addr+in.key, name, md); ok {
+					args[name] = v
+				}
+			}
+		}
+		insts[in.name] = cty.ObjectVal(args)
+	}
+	return cty.ObjectVal(insts)
+}
+
+// instanceRefs are the instances that TYPE.NAME[key] in expr names, with key known in sc.
+func instanceRefs(sc scope, expr hcl.Expression, md mode) []string {
+	m := sc.mod()
+	var refs []string
+	hclsyntax.VisitAll(asSyntax(expr), func(n hclsyntax.Node) hcl.Diagnostics {
+		ie, ok := n.(*hclsyntax.IndexExpr)
+		if !ok {
+			return nil
+		}
+		col, ok := ie.Collection.(*hclsyntax.ScopeTraversalExpr)
+		if !ok || len(col.Traversal) != 2 {
+			return nil
+		}
+		name, ok := attrStep(col.Traversal, 1)
+		d := m.resources[col.Traversal.RootName()+"."+name]
+		if !ok || d == nil || !d.repeated || m.st.instancesOf(m, d) == nil {
+			return nil
+		}
+		k, _ := evaluate(sc, ie.Key, modeReal)
+		if key, ok := knownString(k); ok {
+			if in := m.st.instanceOf(m, d, key); in != nil {
+				refs = append(refs, m.prefix()+col.Traversal.RootName()+"."+name+in.key)
+			}
+		}
+		return nil
+	})
+	return refs
+}
+
+// asSyntax is expr as a native syntax node, or an empty literal.
+func asSyntax(expr hcl.Expression) hclsyntax.Node {
+	if n, ok := expr.(hclsyntax.Node); ok {
+		return n
+	}
+	return &hclsyntax.LiteralValueExpr{}
 }
 
 // computedFormats are the shapes of the attributes the provider computes for the reported
@@ -447,8 +554,11 @@ var computedFormats = map[string]map[string]string{
 // computed gives, in modePattern only, the pattern of an attribute the provider computes (id,
 // uri…), built from the resource's written arguments, so that a reference to it still names
 // the resource: "projects/*/locations/us-central1/jobs/nightly".
-func (m *module) computed(d *resourceDecl, attr string, md mode) (cty.Value, bool) {
-	if md != modePattern || d == nil || d.repeated {
+//
+// addr is the resource's address in the module, with an instance's key when m is inside that
+// instance; a resource that may stand for several has no pattern outside an instance.
+func (m *module) computed(d *resourceDecl, addr, attr string, md mode) (cty.Value, bool) {
+	if md != modePattern || d == nil || d.repeated && m.inst == nil {
 		return cty.NilVal, false
 	}
 	f, ok := computedFormats[d.typ][attr]
@@ -466,7 +576,7 @@ func (m *module) computed(d *resourceDecl, attr string, md mode) (cty.Value, boo
 		b.WriteString(f[:i])
 		part := unknownMark
 		if name := f[i+1 : j]; name != "" && d.block.Body.Attributes[name] != nil {
-			v, _ := m.memoized(memoKey{'r', d.typ + "." + d.name + "." + name, md}, func() (cty.Value, []string) {
+			v, _ := m.memoized(memoKey{'r', addr + "." + name, md}, func() (cty.Value, []string) {
 				return m.eval(d.block.Body.Attributes[name].Expr, md)
 			})
 			if v.IsKnown() && !v.IsNull() && v.Type() == cty.String {

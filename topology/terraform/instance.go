@@ -10,6 +10,7 @@ import (
 // instance is one instance of a resource with count or for_each known statically.
 type instance struct {
 	key  string    // as in the address: ["name"] or [0]
+	name string    // the key itself: name, or 0
 	each cty.Value // the object {key, value} that each stands for; NilVal under count
 	// count is the object {index} that count stands for; NilVal under for_each.
 	count cty.Value
@@ -20,6 +21,25 @@ type instance struct {
 // unknown). Terraform's for_each takes a map, an object or a set of strings; count a whole
 // number.
 func (st *state) instancesOf(m *module, d *resourceDecl) []*instance {
+	if !d.instancesRead {
+		d.instancesRead = true
+		d.instances = st.readInstances(m, d)
+	}
+	return d.instances
+}
+
+// instanceOf is the instance of d whose for_each key is key, or nil.
+func (st *state) instanceOf(m *module, d *resourceDecl, key string) *instance {
+	want := "[" + strconv.Quote(key) + "]"
+	for _, in := range st.instancesOf(m, d) {
+		if in.key == want {
+			return in
+		}
+	}
+	return nil
+}
+
+func (st *state) readInstances(m *module, d *resourceDecl) []*instance {
 	if a := d.block.Body.Attributes["for_each"]; a != nil {
 		return st.forEachInstances(m, d, a.Expr)
 	}
@@ -31,7 +51,7 @@ func (st *state) instancesOf(m *module, d *resourceDecl) []*instance {
 		}
 		var out []*instance
 		for i := range int(n) {
-			out = append(out, &instance{key: "[" + strconv.Itoa(i) + "]",
+			out = append(out, &instance{key: "[" + strconv.Itoa(i) + "]", name: strconv.Itoa(i),
 				count: cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(i))})})
 		}
 		return out
@@ -55,7 +75,7 @@ func (st *state) forEachInstances(m *module, d *resourceDecl, expr hcl.Expressio
 		if set {
 			k = e
 		}
-		out = append(out, &instance{key: "[" + strconv.Quote(k.AsString()) + "]",
+		out = append(out, &instance{key: "[" + strconv.Quote(k.AsString()) + "]", name: k.AsString(),
 			each: cty.ObjectVal(map[string]cty.Value{"key": k, "value": e})})
 	}
 	return out

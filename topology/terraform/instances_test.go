@@ -118,3 +118,32 @@ resource "google_pubsub_subscription" "sure" {
 		t.Errorf("maybe %+v, sure %+v", maybe, sure)
 	}
 }
+
+// TestReferenceToAnInstance: TYPE.NAME["key"].ARG of a for_each known statically reads that
+// instance's argument, or the shape of what the provider computes for it, and names the
+// instance.
+func TestReferenceToAnInstance(t *testing.T) {
+	m := parse(t, `
+locals {
+  services = toset(["orders", "billing"])
+}
+resource "google_cloud_run_v2_service" "svc" {
+  for_each = local.services
+  name     = "${each.key}-svc"
+}
+resource "google_pubsub_subscription" "s" {
+  for_each = local.services
+  name     = each.key
+  push_config { push_endpoint = google_cloud_run_v2_service.svc[each.key].uri }
+  labels     = { svc = google_cloud_run_v2_service.svc[each.key].name }
+}
+`)
+	r := resource(t, m, `google_pubsub_subscription.s["billing"]`)
+	push, label := attr(t, r, "push_config.push_endpoint"), attr(t, r, "labels.svc")
+	if push.Pattern != "https://billing-svc-*.a.run.app" || !strings.Contains(strings.Join(push.Refs, " "), `google_cloud_run_v2_service.svc["billing"]`) {
+		t.Errorf("push_endpoint = %+v", push)
+	}
+	if !label.Known || label.Pattern != "billing-svc" {
+		t.Errorf("labels.svc = %+v", label)
+	}
+}

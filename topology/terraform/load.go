@@ -77,6 +77,10 @@ type resourceDecl struct {
 	typ, name string
 	block     *hclsyntax.Block
 	repeated  bool
+	// instances are those of count or for_each known statically (see instancesOf), once
+	// instancesRead.
+	instances     []*instance
+	instancesRead bool
 }
 
 // variable is an input variable: its default, or the expression a calling module passes.
