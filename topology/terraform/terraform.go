@@ -16,6 +16,10 @@
 //
 // The package only reads: nothing is fetched or run, file() and templatefile() read only inside
 // the given roots, remote module sources are not followed, and every file read is capped in size.
+// What one read takes is bounded: how deeply an expression nests (checked before parsing), how
+// many module instances calls make, and the weight of every value and the work of every
+// evaluation (bounded before it runs, see weigh); past a bound the read is an *Error at the
+// place.
 package terraform
 
 import "github.com/retrylint/retrylint/model"
