@@ -52,10 +52,10 @@ var markdownFence = lazyre.New("(?m)^```")
 // the rest is read again; nil when nothing is left. A named file, or a
 // broken one naming such a resource, is an error at the place it breaks.
 // Files are read a second time only on an error.
-func (ld *loader) loadModule(files []string) (*terraform.Module, error) {
+func (ld *loader) loadModule(files []string, budget *terraform.Budget) (*terraform.Module, error) {
 	sort.Strings(files)
 	for len(files) > 0 {
-		m, err := terraform.Load(files, terraform.Options{Roots: ld.tfRoots(), MaxFileSize: ld.opts.MaxFileSize, Display: ld.display})
+		m, err := terraform.Load(files, terraform.Options{Roots: ld.tfRoots(), MaxFileSize: ld.opts.MaxFileSize, Display: ld.display, Budget: budget})
 		var te *terraform.Error
 		if err == nil || !errors.As(err, &te) {
 			return m, err
@@ -103,12 +103,14 @@ func (ld *loader) tfRoots() []string {
 }
 
 // loadTerraform reads the recorded modules. A module that another one calls
-// is read only through that call, with its inputs.
+// is read only through that call, with its inputs. The reads share one
+// budget: what one run may take is bounded, however many modules it holds.
 func (ld *loader) loadTerraform() error {
 	var mods []*terraform.Module
 	called := map[string]bool{}
+	budget := &terraform.Budget{}
 	for _, dir := range ld.tfDirs {
-		m, err := ld.loadModule(ld.tfFiles[dir])
+		m, err := ld.loadModule(ld.tfFiles[dir], budget)
 		if err != nil {
 			return err
 		}

@@ -93,8 +93,8 @@ func evaluate(sc scope, expr hcl.Expression, md mode) (v cty.Value, refs []strin
 	ctx, refs := context(sc, expr, md)
 	if se, ok := expr.(hclsyntax.Expression); ok {
 		wt, at := (&weigher{sc: sc, md: md}).weigh(se, ctx)
-		st.work = add(st.work, wt.work)
-		if st.err == nil && (wt.over() || st.work > maxEvalWork) {
+		st.budget.work = add(st.budget.work, wt.work)
+		if st.err == nil && (wt.over() || st.budget.work > maxEvalWork) {
 			st.err = budgetError(wt, at)
 		}
 		if st.err != nil {
@@ -294,7 +294,7 @@ func (m *module) memoized(k memoKey, f func() (cty.Value, []string)) (cty.Value,
 	v, refs := f()
 	delete(m.busy, k)
 	size := sizeOf(v, maxValueSize)
-	m.st.work = add(m.st.work, size) // weighing it walked it
+	m.st.budget.work = add(m.st.budget.work, size) // weighing it walked it
 	m.memo[k] = evalResult{v: v, refs: refs, size: size}
 	return v, refs
 }

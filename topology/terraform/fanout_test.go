@@ -18,6 +18,16 @@ func fanOut(t *testing.T, width, depth int) func() (*Module, error) {
 
 // paddedFanOut is fanOut with pad bytes of comment in each module.
 func paddedFanOut(t *testing.T, width, depth, pad int) func() (*Module, error) {
+	load := padded(t, width, depth, pad)
+	return func() (*Module, error) { return load(nil) }
+}
+
+// sharedFanOut is fanOut read with a budget.
+func sharedFanOut(t *testing.T, width, depth int) func(*Budget) (*Module, error) {
+	return padded(t, width, depth, 0)
+}
+
+func padded(t *testing.T, width, depth, pad int) func(*Budget) (*Module, error) {
 	files := map[string]string{}
 	for i := 0; i <= depth; i++ {
 		var b strings.Builder
@@ -29,7 +39,9 @@ func paddedFanOut(t *testing.T, width, depth, pad int) func() (*Module, error) {
 		files[fmt.Sprintf("m%d/main.tf", i)] = b.String()
 	}
 	dir := writeModule(t, files)
-	return func() (*Module, error) { return LoadDir(filepath.Join(dir, "m0"), Options{Roots: []string{dir}}) }
+	return func(b *Budget) (*Module, error) {
+		return LoadDir(filepath.Join(dir, "m0"), Options{Roots: []string{dir}, Budget: b})
+	}
 }
 
 // TestModuleFanOutCapped: modules that each call the next three times multiply into 3^8
@@ -59,4 +71,22 @@ func TestModuleFanOutLinear(t *testing.T) {
 			t.Fatal("accepted")
 		}
 	})
+}
+
+// TestBudgetShared: reads that share a budget are bounded together: forty reads of a fan-out
+// of 511 module instances pass the cap on the instances of a run.
+func TestBudgetShared(t *testing.T) {
+	load := sharedFanOut(t, 2, 8)
+	budget := &Budget{}
+	for i := 0; i < 39; i++ {
+		if _, err := load(budget); err != nil {
+			t.Fatalf("read %d: %v", i, err)
+		}
+	}
+	if _, err := load(budget); err == nil || !strings.Contains(err.Error(), "more than 20000 module instances together") {
+		t.Errorf("last read: %v, want the cap on the instances of a run", err)
+	}
+	if _, err := load(nil); err != nil {
+		t.Errorf("a read of its own: %v", err)
+	}
 }

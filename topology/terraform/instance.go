@@ -83,11 +83,11 @@ func (st *state) forEachInstances(m *module, d *resourceDecl, expr hcl.Expressio
 
 // allow counts n instances against maxInstances; past it the resource is noted and read once.
 func (st *state) allow(m *module, d *resourceDecl, n int, at hcl.Range) bool {
-	if st.resourceInstances+n > maxInstances {
+	if st.budget.resourceInstances+n > maxInstances {
 		m.note(at, "%s%s.%s: more than %d resource instances in this configuration; read once, its instances not known", m.prefix(), d.typ, d.name, maxInstances)
 		return false
 	}
-	st.resourceInstances += n
+	st.budget.resourceInstances += n
 	return true
 }
 

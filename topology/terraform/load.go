@@ -21,24 +21,23 @@ import (
 
 // state is shared by the modules of one read.
 type state struct {
-	opts              Options
-	roots             []string            // absolute, symlink-free
-	rootDir           string              // the root module's directory ("" in memory)
-	files             map[string]*srcFile // by display name: configuration and read files
-	reads             map[string]*srcFile // by absolute path: file() and templatefile() reads
-	readErrs          map[string]string   // by absolute path: why a read failed
-	templates         map[string]*parsedTemplate
-	stack             []string                     // module directories being read (cycle guard)
-	instances         int                          // module instances made, the root's included
-	bytes             int64                        // the configuration those instances hold
-	resourceInstances int                          // resource instances listed for count and for_each
-	configs           map[string]*srcFile          // configuration files read, by absolute path
-	bodies            map[*srcFile]*hclsyntax.Body // configuration files parsed
-	depth             int                          // nesting of evaluate calls
-	work              int64                        // the work of the evaluations so far (see weigh)
-	err               *Error                       // the evaluation that passed the caps: none is made after it
-	out               *Module
-	inMemory          bool
+	opts      Options
+	roots     []string            // absolute, symlink-free
+	rootDir   string              // the root module's directory ("" in memory)
+	files     map[string]*srcFile // by display name: configuration and read files
+	reads     map[string]*srcFile // by absolute path: file() and templatefile() reads
+	readErrs  map[string]string   // by absolute path: why a read failed
+	templates map[string]*parsedTemplate
+	stack     []string                     // module directories being read (cycle guard)
+	configs   map[string]*srcFile          // configuration files read, by absolute path
+	bodies    map[*srcFile]*hclsyntax.Body // configuration files parsed
+	depth     int                          // nesting of evaluate calls
+	budget    *Budget                      // what the reads sharing it have taken
+	instances int                          // module instances this read made, the root's included
+	bytes     int64                        // the configuration those instances hold
+	err       *Error                       // the evaluation that passed the caps: none is made after it
+	out       *Module
+	inMemory  bool
 }
 
 // srcFile is the text of one file read.
@@ -151,7 +150,10 @@ func read(dir string, files []string, mem *srcFile, opts Options) (m *Module, er
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
 	}
-	st := &state{opts: opts, rootDir: dir, files: map[string]*srcFile{}, reads: map[string]*srcFile{},
+	if opts.Budget == nil {
+		opts.Budget = &Budget{}
+	}
+	st := &state{opts: opts, budget: opts.Budget, rootDir: dir, files: map[string]*srcFile{}, reads: map[string]*srcFile{},
 		readErrs: map[string]string{}, templates: map[string]*parsedTemplate{},
 		configs: map[string]*srcFile{}, bodies: map[*srcFile]*hclsyntax.Body{},
 		out: &Module{Dir: dir, byAddr: map[string]*Resource{}}, inMemory: mem != nil}
@@ -421,6 +423,7 @@ func rangePos(r hcl.Range) Pos {
 // module parses the files of one module and follows its local module calls.
 func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, error) {
 	st.instances++
+	st.budget.instances++
 	m := &module{st: st, dir: dir, addr: addr, vars: map[string]*variable{},
 		locals: map[string]*hclsyntax.Attribute{}, resources: map[string]*resourceDecl{},
 		outputs: map[string]*hclsyntax.Attribute{}, children: map[string]*module{},
@@ -703,6 +706,9 @@ func (m *module) follow(call *hclsyntax.Block, depth int) error {
 	}
 	if m.st.instances >= maxModuleInstances {
 		return &Error{Pos: rangePos(call.TypeRange), Msg: fmt.Sprintf("module %q: more than %d module instances (module calls multiply through the modules they call); not read", name, maxModuleInstances)}
+	}
+	if m.st.budget.instances >= maxRunInstances {
+		return &Error{Pos: rangePos(call.TypeRange), Msg: fmt.Sprintf("module %q: the modules read make more than %d module instances together; not read", name, maxRunInstances)}
 	}
 	dir := filepath.Join(m.dir, filepath.FromSlash(s))
 	real, err := filepath.EvalSymlinks(dir)

@@ -38,6 +38,9 @@ const maxModuleDepth = 16
 // each instance is read, kept and evaluated on its own.
 const maxModuleInstances = 1000
 
+// maxRunInstances bounds the module instances of the reads that share a budget.
+const maxRunInstances = 20 * maxModuleInstances
+
 // maxInstances bounds the resource instances one read lists for count and for_each; a
 // resource that would pass it is listed once, its instances unknown.
 const maxInstances = 10000
@@ -94,6 +97,17 @@ type Options struct {
 	MaxFileSize int64
 	// Display turns an absolute path into the name positions carry (default: the path with "/").
 	Display func(abs string) string
+	// Budget is what the reads that share it may take together: the module and resource
+	// instances and the evaluation work the caps bound. nil: this read's own.
+	Budget *Budget
+}
+
+// Budget counts what reads have taken of what the caps allow; reads that share one are
+// bounded together, as the modules of one run are.
+type Budget struct {
+	instances         int   // module instances made by the reads, their roots included
+	resourceInstances int   // resource instances listed for count and for_each
+	work              int64 // the work of the evaluations (see weigh)
 }
 
 // Module is what a module and the local modules it calls declare.
