@@ -58,3 +58,20 @@ func TestWorkflowDuplicateKeyAndSeparators(t *testing.T) {
 		t.Errorf("%v, want line 7", e)
 	}
 }
+
+// TestLargeFileErrorLine: past 1 MiB a syntax error is on its line too, not the one the
+// decoder names (that of the enclosing block, one less for the parser's errors).
+func TestLargeFileErrorLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: run.googleapis.com/v1\nkind: Job\nmetadata:\n  name: nightly\n  annotations:\n")
+	lines := 5
+	for b.Len() < 1<<20+1000 {
+		b.WriteString("    a" + strings.Repeat("x", 40) + ": \"v\u0085w\"\n")
+		lines++
+	}
+	b.WriteString("spec:\n  template: [unclosed\n  other: 1\n")
+	e := loadErr(t, "big.yaml", b.String())
+	if e.Pos.Line != lines+2 || e.Pos.Col != 13 {
+		t.Errorf("%v, want big.yaml:%d:13", e, lines+2)
+	}
+}
