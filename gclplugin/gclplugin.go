@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -70,6 +71,9 @@ func decode(settings any) (*Plugin, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSettings("", m, 0); err != nil {
+		return nil, err
+	}
 	tests, err := popBool(m, "tests")
 	if err != nil {
 		return nil, err
@@ -98,6 +102,73 @@ func settingsMap(settings any) (map[string]any, error) {
 	return nil, fmt.Errorf("want a mapping of settings as in .retrylint.yaml, got %T", settings)
 }
 
+// maxSettingsDepth bounds how deeply settings nest: .retrylint.yaml's
+// deepest setting is four levels down, and re-encoding a deeper one costs
+// the square of its depth in indentation.
+const maxSettingsDepth = 16
+
+// checkSettings refuses what YAML cannot hold (a channel, a function, a
+// complex number) and settings nested deeper than maxSettingsDepth (a map
+// that holds itself among them), before they are re-encoded: the encoder
+// panics on the first and recurses without end on the last. at is the
+// value's place, as in "retry_helpers[0].func".
+func checkSettings(at string, v any, depth int) error {
+	if depth > maxSettingsDepth {
+		return fmt.Errorf("%s: settings nested deeper than %d levels", at, maxSettingsDepth)
+	}
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+		if rv.IsNil() {
+			return nil
+		}
+		rv = rv.Elem()
+	}
+	switch rv.Kind() {
+	case reflect.Invalid, reflect.Bool, reflect.String, reflect.Int, reflect.Int8, reflect.Int16,
+		reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32,
+		reflect.Uint64, reflect.Uintptr, reflect.Float32, reflect.Float64:
+		return nil
+	case reflect.Struct:
+		for i := range rv.NumField() {
+			if f := rv.Type().Field(i); f.IsExported() {
+				if err := checkSettings(join(at, f.Name), rv.Field(i).Interface(), depth+1); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	case reflect.Slice, reflect.Array:
+		for i := range rv.Len() {
+			if err := checkSettings(fmt.Sprintf("%s[%d]", at, i), rv.Index(i).Interface(), depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Map:
+		keys := rv.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+		for _, k := range keys {
+			key := join(at, fmt.Sprint(k.Interface()))
+			if err := checkSettings(key, k.Interface(), depth+1); err != nil {
+				return err
+			}
+			if err := checkSettings(key, rv.MapIndex(k).Interface(), depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("%s: a %s is not a setting", at, rv.Type())
+}
+
+// join is the place of key inside at.
+func join(at, key string) string {
+	if at == "" {
+		return key
+	}
+	return at + "." + key
+}
+
 // popBool removes key from m and returns its value, false when absent.
 func popBool(m map[string]any, key string) (bool, error) {
 	v, ok := m[key]
@@ -114,7 +185,12 @@ func popBool(m map[string]any, key string) (bool, error) {
 
 // parseConfig reads the rest of the settings with .retrylint.yaml's
 // decoder, and refuses what has no meaning inside golangci-lint.
-func parseConfig(m map[string]any) (*config.Config, error) {
+func parseConfig(m map[string]any) (cfg *config.Config, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			cfg, err = nil, fmt.Errorf("cannot read the settings as YAML: %v", r)
+		}
+	}()
 	src, err := yaml.Marshal(m)
 	if err != nil {
 		return nil, err
@@ -122,7 +198,7 @@ func parseConfig(m map[string]any) (*config.Config, error) {
 	codeRule := func(name string) bool {
 		return slices.ContainsFunc(all.Rules(), func(r all.Rule) bool { return r.Name == name })
 	}
-	cfg, err := config.Parse("settings", src, config.Options{KnownRule: codeRule})
+	cfg, err = config.Parse("settings", src, config.Options{KnownRule: codeRule})
 	var cerr *config.Error
 	if errors.As(err, &cerr) {
 		return nil, errors.New(cerr.Msg) // positions are those of re-encoded YAML: meaningless

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/retrylint/retrylint/analyzer/retryconfig"
+	"github.com/retrylint/retrylint/internal/growth"
 )
 
 // settingsOf decodes YAML as golangci-lint hands settings to a plugin: a
@@ -97,5 +98,68 @@ func TestBadSettings(t *testing.T) {
 	}
 	if _, err := New([]any{"classifiers"}); err == nil {
 		t.Error("a list of settings was accepted")
+	}
+}
+
+// TestSettingsThatAreNoValues: golangci-lint hands over whatever its
+// configuration decoder made; a value no YAML can hold (a channel, a
+// function, a map that holds itself) is an error naming where it is, never
+// a panic.
+func TestSettingsThatAreNoValues(t *testing.T) {
+	cyclic := map[string]any{}
+	cyclic["severity"] = cyclic
+	for name, c := range map[string]struct {
+		settings any
+		want     string
+	}{
+		"channel":       {map[string]any{"classifiers": make(chan int)}, "classifiers: a chan int is not a setting"},
+		"function":      {map[string]any{"retry_helpers": []any{map[string]any{"func": func() {}}}}, "retry_helpers[0].func: a func() is not a setting"},
+		"complex":       {map[string]any{"budget": complex(1, 2)}, "budget: a complex128 is not a setting"},
+		"holds itself":  {cyclic, "nested deeper than"},
+		"deeply nested": {nested(10000), "nested deeper than"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var err error
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Fatalf("panic: %v", r)
+					}
+				}()
+				_, err = New(c.settings)
+			}()
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "settings of retrylint: ") {
+				t.Errorf("error %v, want one that says %q", err, c.want)
+			}
+		})
+	}
+}
+
+// nested is settings whose classifiers hold a list inside a list, n deep.
+func nested(n int) any {
+	var v any = "p.IsTransient"
+	for range n {
+		v = []any{v}
+	}
+	return map[string]any{"classifiers": v}
+}
+
+// TestNestedSettingsLinear: refusing settings nested n deep costs O(n) at
+// most, not the O(n²) of indenting each level once more.
+func TestNestedSettingsLinear(t *testing.T) {
+	growth.Linear(t, 2000, nested, func(s any) {
+		if _, err := New(s); err == nil {
+			t.Fatal("settings nested deeply were accepted")
+		}
+	})
+}
+
+// TestSettingsOfAStruct: the fields of a struct are settings too, and
+// refused alike when they hold no value.
+func TestSettingsOfAStruct(t *testing.T) {
+	type helper struct{ Func func() }
+	_, err := New(map[string]any{"retry_helpers": []any{helper{}}})
+	if err == nil || !strings.Contains(err.Error(), "retry_helpers[0].Func: a func() is not a setting") {
+		t.Errorf("error %v", err)
 	}
 }

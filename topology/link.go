@@ -19,6 +19,9 @@ type linker struct {
 	byName      map[string][]*Component
 	placeholder map[string]*Component
 	findings    []Finding
+	// probes counts the components resolveURL examines: the measure of
+	// its work.
+	probes int
 }
 
 func (lk *linker) add(c *Component) {
@@ -580,20 +583,8 @@ func (lk *linker) resolveURL(from *Component, call *Call, raw string) *Component
 		if c := lk.find(runServiceName(host), KindService); c != nil && (c.Kind == KindService || c.Kind == KindApp) {
 			return c
 		}
-		best := ""
-		var found *Component
-		for _, c := range lk.comps {
-			if c.Kind != KindService && c.Kind != KindApp {
-				continue
-			}
-			if strings.HasPrefix(host, c.Name+"-") || strings.HasPrefix(host, c.Name+".") {
-				if len(c.Name) > len(best) {
-					best, found = c.Name, c
-				}
-			}
-		}
-		if found != nil {
-			return found
+		if c := lk.servicePrefixOf(host); c != nil {
+			return c
 		}
 		return lk.assume(from, call, runServiceName(host), KindService)
 	}
@@ -613,6 +604,26 @@ func (lk *linker) resolveURL(from *Component, call *Call, raw string) *Component
 	lk.placeholder[name] = c
 	lk.add(c)
 	return c
+}
+
+// servicePrefixOf finds the service or app with the longest name that
+// begins host and ends before a "-" or "." of it (svc for
+// svc-v2-x.a.run.app), the first declared of that name; nil when none. It
+// looks each such beginning up by name rather than examining every
+// component, so n push endpoints cost O(n), not O(n²).
+func (lk *linker) servicePrefixOf(host string) *Component {
+	for i := len(host) - 1; i >= 0; i-- {
+		if host[i] != '-' && host[i] != '.' {
+			continue
+		}
+		for _, c := range lk.byName[host[:i]] {
+			lk.probes++
+			if c.Kind == KindService || c.Kind == KindApp {
+				return c
+			}
+		}
+	}
+	return nil
 }
 
 // functionURLName reads the function name of a 1st gen Cloud Functions URL,

@@ -52,10 +52,10 @@ var markdownFence = lazyre.New("(?m)^```")
 // the rest is read again; nil when nothing is left. A named file, or a
 // broken one naming such a resource, is an error at the place it breaks.
 // Files are read a second time only on an error.
-func (ld *loader) loadModule(files []string) (*terraform.Module, error) {
+func (ld *loader) loadModule(files []string, budget *terraform.Budget) (*terraform.Module, error) {
 	sort.Strings(files)
 	for len(files) > 0 {
-		m, err := terraform.Load(files, terraform.Options{Roots: ld.tfRoots(), MaxFileSize: ld.opts.MaxFileSize, Display: ld.display})
+		m, err := terraform.Load(files, terraform.Options{Roots: ld.tfRoots(), MaxFileSize: ld.opts.MaxFileSize, Display: ld.display, Budget: budget})
 		var te *terraform.Error
 		if err == nil || !errors.As(err, &te) {
 			return m, err
@@ -103,12 +103,14 @@ func (ld *loader) tfRoots() []string {
 }
 
 // loadTerraform reads the recorded modules. A module that another one calls
-// is read only through that call, with its inputs.
+// is read only through that call, with its inputs. The reads share one
+// budget: what one run may take is bounded, however many modules it holds.
 func (ld *loader) loadTerraform() error {
 	var mods []*terraform.Module
 	called := map[string]bool{}
+	budget := &terraform.Budget{}
 	for _, dir := range ld.tfDirs {
-		m, err := ld.loadModule(ld.tfFiles[dir])
+		m, err := ld.loadModule(ld.tfFiles[dir], budget)
 		if err != nil {
 			return err
 		}
@@ -226,7 +228,7 @@ func (ld *loader) terraformModule(m *terraform.Module) error {
 	for _, f := range append(append([]string(nil), m.Files...), m.ReadFiles()...) {
 		ld.supp.scan(f, m.Text(f))
 	}
-	return nil
+	return terraformError(m.Err()) // an evaluation past the caps made what followed unknown
 }
 
 // tfTarget is the component a resource address stands for.
@@ -315,21 +317,28 @@ type tfInt struct {
 	v       int
 	pos     Pos
 	written bool // a known value is written
-	unknown bool // written, but not known statically: v is the default
+	unknown bool // written, but not known statically: v is the worst value
 }
 
-// integer reads an integer argument in [lo, hi]; absent or null gives def; a
-// value not known statically gives def and an unresolved-reference finding
-// that says so.
-func (tm *tfMapper) integer(r *terraform.Resource, comp, path string, def, lo, hi int, what string) (tfInt, error) {
+// tfWorst is what an integer argument not known statically is taken as: its
+// worst value, and the words that say so.
+type tfWorst struct {
+	v    int
+	says string
+}
+
+// integer reads an integer argument in [lo, hi]; absent or null gives def
+// (the platform's default); a value not known statically gives the worst
+// value and an unresolved-reference finding that says so.
+func (tm *tfMapper) integer(r *terraform.Resource, comp, path string, def, lo, hi int, worst tfWorst) (tfInt, error) {
 	v := r.Attr(path)
 	if v == nil || v.IsNull() {
 		return tfInt{v: def}, nil
 	}
 	out := tfInt{v: def, pos: tfPos(v.Pos)}
 	if !v.Known {
-		out.unknown = true
-		tm.unknown(r, comp, v, fmt.Sprintf("unknown, assumed default %s", what))
+		out.v, out.unknown = worst.v, true
+		tm.unknown(r, comp, v, "unknown, assumed "+worst.says)
 		return out, nil
 	}
 	n, ok := v.Int()
@@ -390,7 +399,7 @@ func (tm *tfMapper) target(r *terraform.Resource, v *terraform.Value, kinds ...K
 func (tm *tfMapper) job(r *terraform.Resource, name string, pos Pos) (*Component, error) {
 	c := &Component{Name: name, Kind: KindJob, Pos: pos}
 	j := defaultJob(KindJob, pos)
-	mr, err := tm.integer(r, name, "template.template.max_retries", DefaultJobMaxRetries, 0, 10, "3")
+	mr, err := tm.integer(r, name, "template.template.max_retries", DefaultJobMaxRetries, 0, 10, tfWorst{10, "10, the most (the worst case)"})
 	if err != nil {
 		return nil, err
 	}
@@ -398,14 +407,15 @@ func (tm *tfMapper) job(r *terraform.Resource, name string, pos Pos) (*Component
 	case mr.written:
 		j.MaxRetries, j.MaxRetriesDefault, j.MaxRetriesPos = mr.v, false, mr.pos
 	case mr.unknown:
-		j.MaxRetriesPos, j.MaxRetriesNote = mr.pos, "max_retries unknown, assumed default 3"
+		j.MaxRetries, j.MaxRetriesDefault = mr.v, false
+		j.MaxRetriesPos, j.MaxRetriesNote = mr.pos, "max_retries unknown, assumed 10 (the worst case)"
 	}
 	if v := r.Attr("template.template.timeout"); v != nil {
 		if d, ok := v.Seconds(); ok && d > 0 {
 			j.TaskTimeout, j.TaskTimeoutPos = d, tfPos(v.Pos)
 		}
 	}
-	tc, err := tm.integer(r, name, "template.task_count", DefaultJobTaskCount, 0, 1<<20, "1")
+	tc, err := tm.integer(r, name, "template.task_count", DefaultJobTaskCount, 0, 1<<20, tfWorst{DefaultJobTaskCount, "the default 1"})
 	if err != nil {
 		return nil, err
 	}
@@ -544,9 +554,14 @@ func (tm *tfMapper) subscription(r *terraform.Resource, name string, pos Pos) (*
 		d.MinBackoff = tm.seconds(r, "retry_policy.minimum_backoff", DefaultMinBackoff)
 		d.MaxBackoff = tm.seconds(r, "retry_policy.maximum_backoff", DefaultMaxBackoff)
 	}
-	if b := r.BlockAt("dead_letter_policy"); b != nil && b.Attr("dead_letter_topic") != nil {
+	if b := r.BlockAt("dead_letter_policy"); b != nil && b.MayBeAbsent {
+		// A dead-letter policy ends redelivery: one that may be absent is
+		// taken as absent, the worst case.
+		tm.ld.findings = append(tm.ld.findings, Finding{Rule: "unresolved-reference", Pos: tfPos(b.Pos), Component: name,
+			Message: fmt.Sprintf("dead_letter_policy of %s is a dynamic block whose for_each may be empty or is not known statically: it may be absent, and is taken as absent (the worst case)", r.Address)})
+	} else if b != nil && b.Attr("dead_letter_topic") != nil {
 		d.DeadLetter, d.DeadLetterPos = true, tfPos(b.Pos)
-		n, err := tm.integer(r, name, "dead_letter_policy.max_delivery_attempts", DefaultDeadLetterAttempts, 0, 100, "5")
+		n, err := tm.integer(r, name, "dead_letter_policy.max_delivery_attempts", DefaultDeadLetterAttempts, 0, 100, tfWorst{100, "100, the most (the worst case)"})
 		if err != nil {
 			return nil, err
 		}
@@ -592,7 +607,7 @@ func (tm *tfMapper) scheduler(r *terraform.Resource, name string, pos Pos) (*Com
 	call := &Call{Kind: EdgeDeliver, Pos: pos, RetryPos: pos,
 		Predicate: Predicate{Name: "any non-2xx answer", Any: true, Known: true},
 		Timeout:   DefaultSchedulerAttemptDeadline}
-	n, err := tm.integer(r, name, "retry_config.retry_count", 0, 0, 5, "0")
+	n, err := tm.integer(r, name, "retry_config.retry_count", 0, 0, 5, tfWorst{5, "5, the most (the worst case)"})
 	if err != nil {
 		return nil, err
 	}
@@ -601,7 +616,7 @@ func (tm *tfMapper) scheduler(r *terraform.Resource, name string, pos Pos) (*Com
 		call.RetryPos = n.pos
 	}
 	if n.unknown {
-		call.Note = "retry_count unknown, assumed default 0"
+		call.Note = "retry_count unknown, assumed 5 (the worst case)"
 	}
 	if d := tm.seconds(r, "attempt_deadline", 0); d > 0 {
 		call.Timeout, call.TimeoutSet = d, true
@@ -645,7 +660,7 @@ func (tm *tfMapper) queue(r *terraform.Resource, name string, pos Pos) (*Compone
 	c := &Component{Name: name, Kind: KindQueue, Pos: pos}
 	rc := &RetryConfig{Retries: DefaultQueueMaxAttempts - 1, Default: true, Pos: pos,
 		MinBackoff: DefaultQueueMinBackoff, MaxBackoff: DefaultQueueMaxBackoff}
-	n, err := tm.integer(r, name, "retry_config.max_attempts", DefaultQueueMaxAttempts, -1, 1<<30, "100")
+	n, err := tm.integer(r, name, "retry_config.max_attempts", DefaultQueueMaxAttempts, -1, 1<<30, tfWorst{-1, "-1, unlimited attempts (the worst case)"})
 	if err != nil {
 		return nil, err
 	}
@@ -655,7 +670,8 @@ func (tm *tfMapper) queue(r *terraform.Resource, name string, pos Pos) (*Compone
 	case n.written && n.v > 0:
 		rc.Retries, rc.Default, rc.Pos = n.v-1, false, n.pos
 	case n.unknown:
-		rc.Pos, rc.Note = n.pos, "max_attempts unknown, assumed default 100"
+		rc.Unbounded, rc.Retries, rc.Default = true, 0, false
+		rc.Pos, rc.Note = n.pos, "max_attempts unknown, assumed unlimited (the worst case)"
 	}
 	rc.MinBackoff = tm.seconds(r, "retry_config.min_backoff", DefaultQueueMinBackoff)
 	rc.MaxBackoff = tm.seconds(r, "retry_config.max_backoff", DefaultQueueMaxBackoff)
@@ -695,7 +711,8 @@ func (tm *tfMapper) function(r *terraform.Resource, name string, pos Pos) ([]*Co
 			f.retryPos = tfPos(v.Pos)
 			switch {
 			case !v.Known:
-				tm.unknown(r, name, v, "unknown, assumed default RETRY_POLICY_DO_NOT_RETRY (one delivery)")
+				tm.unknown(r, name, v, "unknown, assumed RETRY_POLICY_RETRY: redelivery for up to 7 days (the worst case)")
+				f.retry = true
 			case v.Pattern == "RETRY_POLICY_RETRY":
 				f.retry = true
 			}
@@ -707,7 +724,8 @@ func (tm *tfMapper) function(r *terraform.Resource, name string, pos Pos) ([]*Co
 		b, ok := v.Bool()
 		switch {
 		case !v.Known:
-			tm.unknown(r, name, v, "unknown, assumed default false (one delivery)")
+			tm.unknown(r, name, v, "unknown, assumed true: redelivery for up to 7 days (the worst case)")
+			f.retry = true
 		case !ok:
 			return nil, &InputError{Pos: tfPos(v.ExprPos), Msg: "event_trigger.failure_policy.retry: expected true or false"}
 		default:

@@ -187,11 +187,11 @@ resource "google_cloud_run_v2_job" "named" {
 }
 `)
 	j := component(t, g, "j", topology.KindJob)
-	if j.Job.MaxRetries != 3 || j.Job.MaxRetriesNote != "max_retries unknown, assumed default 3" || j.Job.MaxRetriesPos.Line != 8 {
+	if j.Job.MaxRetries != 10 || j.Job.MaxRetriesNote != "max_retries unknown, assumed 10 (the worst case)" || j.Job.MaxRetriesPos.Line != 8 {
 		t.Errorf("job = %+v", *j.Job)
 	}
 	q := component(t, g, "q", topology.KindQueue)
-	if q.Retry.Retries != 99 || q.Retry.Pos.Line != 15 {
+	if !q.Retry.Unbounded || q.Retry.Pos.Line != 15 {
 		t.Errorf("queue = %+v", *q.Retry)
 	}
 	component(t, g, "google_cloud_run_v2_job.named", topology.KindJob)
@@ -201,7 +201,7 @@ resource "google_cloud_run_v2_job" "named" {
 			msgs = append(msgs, f.Message)
 		}
 	}
-	if len(msgs) != 2 || !strings.Contains(msgs[0], "unknown, assumed default 3") || !strings.Contains(msgs[1], "unknown, assumed default 100") {
+	if len(msgs) != 2 || !strings.Contains(msgs[0], "unknown, assumed 10, the most (the worst case)") || !strings.Contains(msgs[1], "unknown, assumed -1, unlimited attempts (the worst case)") {
 		t.Errorf("findings = %q", msgs)
 	}
 }

@@ -32,7 +32,8 @@ func errorf(p Pos, format string, args ...any) error {
 const maxAliasDepth = 16
 
 // decodeDocuments splits src into its YAML documents. A syntax error is an
-// InputError at the line the parser names.
+// InputError at the place the source breaks, and so is a key written twice
+// in one mapping, at the second. Positions count the file's lines.
 func decodeDocuments(file string, src []byte) (docs []*yaml.Node, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -44,7 +45,7 @@ func decodeDocuments(file string, src []byte) (docs []*yaml.Node, err error) {
 		var n yaml.Node
 		err := dec.Decode(&n)
 		if errors.Is(err, io.EOF) {
-			return docs, nil
+			break
 		}
 		if err != nil {
 			return nil, yamlError(file, src, err)
@@ -54,6 +55,11 @@ func decodeDocuments(file string, src []byte) (docs []*yaml.Node, err error) {
 		}
 		docs = append(docs, &n)
 	}
+	yamlpos.Fix(src, docs...)
+	if second, first := yamlpos.Duplicate(docs...); second != nil {
+		return nil, errorf(posOf(file, second), "invalid YAML: duplicate key %q (first at line %d, column %d)", second.Value, first.Line, first.Column)
+	}
+	return docs, nil
 }
 
 // yamlError is a syntax error at the line and column where the source

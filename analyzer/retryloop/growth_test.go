@@ -117,3 +117,46 @@ func TestGeneratedFileSkippedBeforeAnalysis(t *testing.T) {
 func TestLoopsInOneFunctionLinear(t *testing.T) {
 	growth.Linear(t, 500, func(n int) loopPass { return newLoopPass(t, n) }, func(p loopPass) { runLoops(t, p) })
 }
+
+// nestedLoops is a function of n retry loops, each inside the one before.
+func nestedLoops(n int) string {
+	var b strings.Builder
+	b.WriteString("package p\n\nimport \"time\"\n\nfunc op(i int) error { return nil }\n\nfunc All() {\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "\tfor a%d := 0; a%d < 3; a%d++ {\n\t\tif err := op(%d); err == nil {\n\t\t\tbreak\n\t\t}\n\t\ttime.Sleep(time.Second)\n", i, i, i, i)
+	}
+	b.WriteString(strings.Repeat("\t}\n", n) + "}\n")
+	return b.String()
+}
+
+// analyse runs retryloop over p and returns its error.
+func analyse(tb testing.TB, p loopPass) error {
+	g, err := checker.Analyze([]*analysis.Analyzer{retryloop.Analyzer}, p.pkgs, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g.Roots[0].Err
+}
+
+// TestDeepLoopNestingRefused: loops nested hundreds deep in one function are an error at the
+// first loop past the bound, found before any loop is analysed: their analysis took minutes,
+// each loop walking every path through the loops inside it.
+func TestDeepLoopNestingRefused(t *testing.T) {
+	err := analyse(t, loadedLoopPass(t, 0, nestedLoops(400)))
+	if err == nil || !strings.Contains(err.Error(), "p.go:328:2: loops nested more than 64 deep in one function") {
+		t.Errorf("err = %v, want p.go:328:2: loops nested more than 64 deep…", err)
+	}
+	if err := analyse(t, loadedLoopPass(t, 0, nestedLoops(64))); err != nil {
+		t.Errorf("64 nested loops: %v", err)
+	}
+}
+
+// TestNestedLoopsLinear: refusing 4n nested loops costs about 4 times what n do (the
+// function's nodes are visited once), not the cube of the depth.
+func TestNestedLoopsLinear(t *testing.T) {
+	growth.Linear(t, 100, func(n int) loopPass { return loadedLoopPass(t, 0, nestedLoops(n)) }, func(p loopPass) {
+		if analyse(t, p) == nil {
+			t.Fatal("accepted")
+		}
+	})
+}

@@ -2,6 +2,7 @@ package retryloop
 
 import (
 	"cmp"
+	"fmt"
 	"go/ast"
 	"go/build"
 	"go/token"
@@ -266,6 +267,9 @@ func run(pass *analysis.Pass) (any, error) {
 	// the module imports, and the packages skipped above would pay for an
 	// inspector nothing reads.
 	ins := inspector.New(pass.Files)
+	if err := tooDeep(pass, ins); err != nil {
+		return nil, err
+	}
 	a := newAnalysis(pass)
 	res := &Result{}
 	ins.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
@@ -298,6 +302,37 @@ func run(pass *analysis.Pass) (any, error) {
 	res.ConstantWaits = a.constantWaits()
 	a.exportSummaries(res)
 	return res, nil
+}
+
+// maxLoopNesting bounds how deeply loops nest in one function. The analysis of a loop walks
+// every path through the loops inside it, so loops nested hundreds deep take minutes; Go
+// written by people does not nest loops a tenth as deep.
+const maxLoopNesting = 64
+
+// tooDeep is the error of a function whose loops nest more deeply than maxLoopNesting, at the
+// first loop past it; nil when there is none. A function literal's loops count from the
+// literal, as the literal is analysed on its own.
+func tooDeep(pass *analysis.Pass, ins *inspector.Inspector) error {
+	var err error
+	ins.WithStack([]ast.Node{(*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		if !push || err != nil {
+			return err == nil
+		}
+		depth := 0
+		for i := len(stack) - 1; i >= 0; i-- {
+			switch stack[i].(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				depth++
+			case *ast.FuncLit, *ast.FuncDecl:
+				i = 0
+			}
+		}
+		if depth > maxLoopNesting {
+			err = fmt.Errorf("%s: loops nested more than %d deep in one function; not analysed", pass.Fset.Position(n.Pos()), maxLoopNesting)
+		}
+		return err == nil
+	})
+	return err
 }
 
 // leaveToCallers marks the loop of a blind runner that the package calls

@@ -187,10 +187,15 @@ func analyseCode(cfg codeConfig, rules []all.Rule) (*model.Result, *checker.Grap
 
 	res := newResult()
 	seen := make(map[model.Finding]bool)
-	var failures []string
+	var failures, blocked []string
 	for _, act := range graph.Roots {
 		if act.Err != nil {
-			failures = append(failures, fmt.Sprintf("%s: analyzer %s failed: %v", act.Package.PkgPath, act.Analyzer.Name, act.Err))
+			failure := fmt.Sprintf("%s: analyzer %s failed: %v", act.Package.PkgPath, act.Analyzer.Name, act.Err)
+			if strings.HasPrefix(act.Err.Error(), "failed prerequisites") {
+				blocked = append(blocked, failure)
+			} else {
+				failures = append(failures, failure)
+			}
 			continue
 		}
 		if _, ok := ruleOf[act.Analyzer]; !ok {
@@ -203,6 +208,9 @@ func analyseCode(cfg codeConfig, rules []all.Rule) (*model.Result, *checker.Grap
 				res.Findings = append(res.Findings, f)
 			}
 		}
+	}
+	if len(failures) == 0 {
+		failures = blocked // else the prerequisite's own failure says why
 	}
 	if len(failures) > 0 {
 		slices.Sort(failures)

@@ -15,6 +15,8 @@ type Block struct {
 	Pos    Pos      // the block's type keyword
 	// Dynamic: written as a dynamic block, so it may be repeated or absent.
 	Dynamic bool
+	// MayBeAbsent: a dynamic block whose for_each is not known to be non-empty.
+	MayBeAbsent bool
 
 	body *hclsyntax.Body
 	mod  *module
@@ -109,13 +111,28 @@ func blocksOf(body *hclsyntax.Body, typ string, m *module) []*Block {
 		if blk.Type != "dynamic" || len(blk.Labels) != 1 || blk.Labels[0] != typ {
 			continue
 		}
+		absent := mayBeEmpty(m, blk.Body.Attributes["for_each"])
 		for _, c := range blk.Body.Blocks {
 			if c.Type == "content" {
-				out = append(out, &Block{Type: typ, Pos: rangePos(blk.TypeRange), Dynamic: true, body: c.Body, mod: m})
+				out = append(out, &Block{Type: typ, Pos: rangePos(blk.TypeRange), Dynamic: true, MayBeAbsent: absent,
+					body: c.Body, mod: m})
 			}
 		}
 	}
 	return out
+}
+
+// mayBeEmpty reports whether a for_each may give no element: it is absent, or not known, or
+// known and empty.
+func mayBeEmpty(m *module, forEach *hclsyntax.Attribute) bool {
+	if forEach == nil {
+		return true
+	}
+	v, _ := m.eval(forEach.Expr, modeReal)
+	if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() {
+		return true
+	}
+	return v.LengthInt() == 0
 }
 
 func firstBlock(body *hclsyntax.Body, typ string, m *module) *Block {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
@@ -39,6 +40,7 @@ type memoKey struct {
 type evalResult struct {
 	v    cty.Value
 	refs []string
+	size int64 // the weight of v (see sizeOf), up to just past maxValueSize
 }
 
 // scope resolves the root names of an expression (var, local, a resource type…).
@@ -46,6 +48,11 @@ type scope interface {
 	root(name string, ts []hcl.Traversal, md mode) (cty.Value, []string)
 	functions(md mode) map[string]function.Function
 	state() *state
+	// mod is the module the expression is written in.
+	mod() *module
+	// size is the weight of what t refers to when it is kept with its evaluated value (a
+	// local, a variable, an output, an argument: see memoized).
+	size(t hcl.Traversal, md mode) (int64, bool)
 }
 
 // unknownLeaf is the value of something unknown in md.
@@ -65,13 +72,15 @@ func unknownString(md mode) cty.Value {
 }
 
 // evaluate evaluates expr in sc. An expression that cannot be evaluated (an unknown function, a
-// type error, a missing attribute) is unknown; it never panics.
+// type error, a missing attribute) is unknown; it never panics. An expression whose value or
+// work would pass the caps (see weigh) is not evaluated: the read's error says where, and
+// every evaluation after it is unknown.
 func evaluate(sc scope, expr hcl.Expression, md mode) (v cty.Value, refs []string) {
 	if expr == nil {
 		return cty.NullVal(cty.DynamicPseudoType), nil
 	}
 	st := sc.state()
-	if st.depth >= maxEvalDepth {
+	if st.depth >= maxEvalDepth || st.err != nil {
 		return cty.DynamicVal, nil
 	}
 	st.depth++
@@ -81,6 +90,27 @@ func evaluate(sc scope, expr hcl.Expression, md mode) (v cty.Value, refs []strin
 			v, refs = cty.DynamicVal, nil
 		}
 	}()
+	ctx, refs := context(sc, expr, md)
+	if se, ok := expr.(hclsyntax.Expression); ok {
+		wt, at := (&weigher{sc: sc, md: md}).weigh(se, ctx)
+		st.budget.work = add(st.budget.work, wt.work)
+		if st.err == nil && (wt.over() || st.budget.work > maxEvalWork) {
+			st.err = budgetError(wt, at)
+		}
+		if st.err != nil {
+			return cty.DynamicVal, refs
+		}
+	}
+	v, diags := expr.Value(ctx)
+	if diags.HasErrors() {
+		v = cty.DynamicVal
+	}
+	return v, refs
+}
+
+// context is the evaluation context of expr in sc: its root names resolved, and the
+// references they make.
+func context(sc scope, expr hcl.Expression, md mode) (*hcl.EvalContext, []string) {
 	groups := map[string][]hcl.Traversal{}
 	var names []string
 	for _, t := range expr.Variables() {
@@ -91,17 +121,16 @@ func evaluate(sc scope, expr hcl.Expression, md mode) (v cty.Value, refs []strin
 		groups[n] = append(groups[n], t)
 	}
 	vars := make(map[string]cty.Value, len(names))
+	var refs []string
 	for _, n := range names {
 		val, r := sc.root(n, groups[n], md)
 		vars[n] = val
 		refs = append(refs, r...)
 	}
-	ctx := &hcl.EvalContext{Variables: vars, Functions: sc.functions(md)}
-	v, diags := expr.Value(ctx)
-	if diags.HasErrors() {
-		v = cty.DynamicVal
+	if len(names) > 0 {
+		refs = append(refs, instanceRefs(sc, expr, md)...)
 	}
-	return v, uniq(refs)
+	return &hcl.EvalContext{Variables: vars, Functions: sc.functions(md)}, uniq(refs)
 }
 
 func uniq(ss []string) []string {
@@ -242,7 +271,12 @@ func (m *module) root(name string, ts []hcl.Traversal, md mode) (cty.Value, []st
 		}
 		return cty.ObjectVal(map[string]cty.Value{"module": cty.StringVal(dir),
 			"root": cty.StringVal(root), "cwd": cty.StringVal(root)}), nil
-	case "data", "count", "each", "self", "terraform", "resource", "ephemeral", "provider":
+	case "count", "each":
+		if v, ok := m.instanceRoot(name); ok {
+			return v, nil
+		}
+		return unknownRoot(ts, md), nil
+	case "data", "self", "terraform", "resource", "ephemeral", "provider":
 		return unknownRoot(ts, md), nil
 	}
 	return m.resourceRoot(name, ts, md)
@@ -259,8 +293,39 @@ func (m *module) memoized(k memoKey, f func() (cty.Value, []string)) (cty.Value,
 	m.busy[k] = true
 	v, refs := f()
 	delete(m.busy, k)
-	m.memo[k] = evalResult{v: v, refs: refs}
+	size := sizeOf(v, maxValueSize)
+	m.st.budget.work = add(m.st.budget.work, size) // weighing it walked it
+	m.memo[k] = evalResult{v: v, refs: refs, size: size}
 	return v, refs
+}
+
+func (m *module) mod() *module { return m }
+
+// size is the weight of what t refers to when that is kept in the memo: var.X, local.X,
+// module.M.OUTPUT and TYPE.NAME.ARGUMENT, evaluated in md.
+func (m *module) size(t hcl.Traversal, md mode) (int64, bool) {
+	name, ok := attrStep(t, 1)
+	if !ok {
+		return 0, false
+	}
+	second, two := attrStep(t, 2)
+	var owner *module
+	var k memoKey
+	switch root := t.RootName(); {
+	case root == "var" && len(t) == 2:
+		owner, k = m, memoKey{'v', name, md}
+	case root == "local" && len(t) == 2:
+		owner, k = m, memoKey{'l', name, md}
+	case root == "module" && two && len(t) == 3:
+		owner, k = m.children[name], memoKey{'o', second, md}
+	case two && len(t) == 3:
+		owner, k = m, memoKey{'r', root + "." + name + "." + second, md}
+	}
+	if owner == nil {
+		return 0, false
+	}
+	r, ok := owner.memo[k]
+	return r.size, ok
 }
 
 // variable is an input variable's value: the calling module's input, else the default, else
@@ -342,12 +407,25 @@ func (m *module) resourceRoot(typ string, ts []hcl.Traversal, md mode) (cty.Valu
 		node := root.at(name)
 		attr, ok := attrStep(t, 2)
 		switch {
+		case d != nil && d.repeated && ok && m.st.instanceOf(m, d, attr) != nil:
+			// TYPE.NAME["key"].ARG of an instance known statically.
+			in := m.st.instanceOf(m, d, attr)
+			refs = append(refs, m.prefix()+key+in.key)
+			m.within(in).instanceArg(node.at(attr), d, key+in.key, t[3:], md)
+			continue
+		case d != nil && d.repeated && len(t) == 2 && m.st.instancesOf(m, d) != nil:
+			// TYPE.NAME[expr]: the instances by key, the key evaluated by the index.
+			if node.leaf == nil && len(node.kids) == 0 {
+				v := m.instancesValue(d, key, md)
+				node.leaf = &v
+			}
+			continue
 		case d != nil && d.repeated, !ok:
 			node.dyn = true
 			continue
 		case d == nil || d.block.Body.Attributes[attr] == nil:
 			leaf := node.at(attr)
-			if v, ok := m.computed(d, attr, md); ok && len(t) == 3 && leaf.leaf == nil && len(leaf.kids) == 0 {
+			if v, ok := m.computed(d, key, attr, md); ok && len(t) == 3 && leaf.leaf == nil && len(leaf.kids) == 0 {
 				leaf.leaf = &v
 				continue
 			}
@@ -364,6 +442,97 @@ func (m *module) resourceRoot(typ string, ts []hcl.Traversal, md mode) (cty.Valu
 		leaf.leaf = &v
 	}
 	return root.value(), refs
+}
+
+// instanceArg resolves ARG… of one instance of d (m is inside it) into n.
+func (m *module) instanceArg(n *tree, d *resourceDecl, addr string, rest hcl.Traversal, md mode) {
+	arg, ok := attrStep(rest, 0)
+	if !ok {
+		n.dyn = true
+		return
+	}
+	leaf := n.at(arg)
+	if leaf.leaf != nil || len(leaf.kids) > 0 {
+		return
+	}
+	a := d.block.Body.Attributes[arg]
+	if a == nil {
+		if v, ok := m.computed(d, addr, arg, md); ok && len(rest) == 1 {
+			leaf.leaf = &v
+			return
+		}
+		leaf.unknownChain(rest[1:], md)
+		return
+	}
+	v, _ := m.memoized(memoKey{'r', addr + "." + arg, md}, func() (cty.Value, []string) {
+		return m.eval(a.Expr, md)
+	})
+	leaf.leaf = &v
+}
+
+// instancesValue is TYPE.NAME of a resource with instances known statically: an object of
+// the instances by key, each the object of its written arguments and, in modePattern, the
+// shapes of what the provider computes.
+func (m *module) instancesValue(d *resourceDecl, addr string, md mode) cty.Value {
+	insts := map[string]cty.Value{}
+	for _, in := range m.st.instancesOf(m, d) {
+		im, args := m.within(in), map[string]cty.Value{}
+		for name, a := range d.block.Body.Attributes {
+			switch name {
+			case "for_each", "count", "depends_on", "provider", "lifecycle":
+				continue
+			}
+			args[name], _ = im.memoized(memoKey{'r', addr + in.key + "." + name, md}, func() (cty.Value, []string) {
+				return im.eval(a.Expr, md)
+			})
+		}
+		for name := range computedFormats[d.typ] {
+			if _, written := args[name]; !written {
+				if v, ok := im.computed(d, addr+in.key, name, md); ok {
+					args[name] = v
+				}
+			}
+		}
+		insts[in.name] = cty.ObjectVal(args)
+	}
+	return cty.ObjectVal(insts)
+}
+
+// instanceRefs are the instances that TYPE.NAME[key] in expr names, with key known in sc.
+func instanceRefs(sc scope, expr hcl.Expression, md mode) []string {
+	m := sc.mod()
+	var refs []string
+	hclsyntax.VisitAll(asSyntax(expr), func(n hclsyntax.Node) hcl.Diagnostics {
+		ie, ok := n.(*hclsyntax.IndexExpr)
+		if !ok {
+			return nil
+		}
+		col, ok := ie.Collection.(*hclsyntax.ScopeTraversalExpr)
+		if !ok || len(col.Traversal) != 2 {
+			return nil
+		}
+		name, ok := attrStep(col.Traversal, 1)
+		d := m.resources[col.Traversal.RootName()+"."+name]
+		if !ok || d == nil || !d.repeated || m.st.instancesOf(m, d) == nil {
+			return nil
+		}
+		k, _ := evaluate(sc, ie.Key, modeReal)
+		if key, ok := knownString(k); ok {
+			if in := m.st.instanceOf(m, d, key); in != nil {
+				refs = append(refs, m.prefix()+col.Traversal.RootName()+"."+name+in.key)
+			}
+		}
+		return nil
+	})
+	return refs
+}
+
+// asSyntax is expr as a native syntax node, or an empty literal.
+func asSyntax(expr hcl.Expression) hclsyntax.Node {
+	if n, ok := expr.(hclsyntax.Node); ok {
+		return n
+	}
+	return &hclsyntax.LiteralValueExpr{}
 }
 
 // computedFormats are the shapes of the attributes the provider computes for the reported
@@ -385,8 +554,11 @@ var computedFormats = map[string]map[string]string{
 // computed gives, in modePattern only, the pattern of an attribute the provider computes (id,
 // uri…), built from the resource's written arguments, so that a reference to it still names
 // the resource: "projects/*/locations/us-central1/jobs/nightly".
-func (m *module) computed(d *resourceDecl, attr string, md mode) (cty.Value, bool) {
-	if md != modePattern || d == nil || d.repeated {
+//
+// addr is the resource's address in the module, with an instance's key when m is inside that
+// instance; a resource that may stand for several has no pattern outside an instance.
+func (m *module) computed(d *resourceDecl, addr, attr string, md mode) (cty.Value, bool) {
+	if md != modePattern || d == nil || d.repeated && m.inst == nil {
 		return cty.NilVal, false
 	}
 	f, ok := computedFormats[d.typ][attr]
@@ -404,7 +576,7 @@ func (m *module) computed(d *resourceDecl, attr string, md mode) (cty.Value, boo
 		b.WriteString(f[:i])
 		part := unknownMark
 		if name := f[i+1 : j]; name != "" && d.block.Body.Attributes[name] != nil {
-			v, _ := m.memoized(memoKey{'r', d.typ + "." + d.name + "." + name, md}, func() (cty.Value, []string) {
+			v, _ := m.memoized(memoKey{'r', addr + "." + name, md}, func() (cty.Value, []string) {
 				return m.eval(d.block.Body.Attributes[name].Expr, md)
 			})
 			if v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
@@ -429,11 +601,15 @@ func (m *module) functions(md mode) map[string]function.Function {
 
 // templateScope evaluates a template file: its names are the variables templatefile passes.
 type templateScope struct {
-	mod  *module
-	vars [2]cty.Value // by mode
+	module *module
+	vars   [2]cty.Value // by mode
 }
 
-func (s *templateScope) state() *state { return s.mod.st }
+func (s *templateScope) state() *state { return s.module.st }
+
+func (s *templateScope) mod() *module { return s.module }
+
+func (s *templateScope) size(hcl.Traversal, mode) (int64, bool) { return 0, false }
 
 func (s *templateScope) root(name string, _ []hcl.Traversal, md mode) (cty.Value, []string) {
 	v := s.vars[md]
@@ -454,7 +630,7 @@ func (s *templateScope) root(name string, _ []hcl.Traversal, md mode) (cty.Value
 
 func (s *templateScope) functions(md mode) map[string]function.Function {
 	fns := map[string]function.Function{}
-	for k, f := range s.mod.functions(md) {
+	for k, f := range s.module.functions(md) {
 		if k != "templatefile" { // Terraform forbids templatefile inside a template
 			fns[k] = f
 		}

@@ -144,7 +144,7 @@ func (m *module) templateFileFunc(md mode) function.Function {
 			if err != nil {
 				return unknownString(md), nil
 			}
-			v, _ := evaluate(&templateScope{mod: m, vars: [2]cty.Value{args[1], args[1]}}, expr, md)
+			v, _ := evaluate(&templateScope{module: m, vars: [2]cty.Value{args[1], args[1]}}, expr, md)
 			return asString(v, md), nil
 		},
 	})

@@ -23,6 +23,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("variable \"x\" {}\nlocals { a = \"${var.x}-${local.a}\" }\nresource \"google_workflows_workflow\" \"w\" {\n  name = local.a\n  source_contents = <<-EOF\n    - s:\n        return: $${1}\n    - t: ${var.x}\n  EOF\n}\n"))
 	f.Add([]byte("resource \"google_cloud_tasks_queue\" \"q\" {\n  dynamic \"retry_config\" {\n    for_each = [1]\n    content { max_attempts = retry_config.value }\n  }\n  labels = { a = { b = \"c\" } }\n}\n"))
 	f.Add([]byte("module \"m\" { source = \"./m\" }\nresource \"google_cloud_run_v2_job\" \"j\" { name = module.m.x[0] }\n"))
+	f.Add([]byte("locals {\n  a = " + strings.Repeat("!", 1200) + "true\n  b = " + strings.Repeat("1 + ", 1200) + "1\n  c = \"" + strings.Repeat("(", 1200) + "\" # ((((\n}\n"))
+	f.Add([]byte("locals {\n  x = <<-EOT\n    " + strings.Repeat("%{ if true }${", 600) + "1" + strings.Repeat("}%{ endif }", 600) + "\n  EOT\n}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzParse(t, "fuzz.tf", data)
 	})
@@ -81,6 +83,7 @@ func FuzzParseJSON(f *testing.F) {
 	f.Add([]byte(`{"module": {"m": {"source": "./m"}}, "resource": {"google_cloud_run_v2_job": {"j": [{"name": "${module.m.x[0]}", "count": 0}, {"name": "again"}]}}}`))
 	f.Add([]byte(`[{"resource": {"google_pubsub_subscription": {"s": {"dead_letter_policy": [{"max_delivery_attempts": 5}, null], "retry_policy": null}}}}, {"//": "c"}]`))
 	f.Add([]byte(`{"resource": {"google_cloud_run_v2_job": {"j": {"template": {"template": [{"max_retries": "\u0033"}], "x": {"template": "%{ if true }${1}%{ endif }"}}}}}}`))
+	f.Add([]byte(`{"locals": {"x": "` + strings.Repeat(`\u0024{(`, 1200) + "1" + strings.Repeat(")}", 1200) + `", "y": ` + strings.Repeat("[", 1200) + strings.Repeat("]", 1200) + `}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzParse(t, "fuzz.tf.json", data)
 	})

@@ -316,6 +316,14 @@ func (c *jsonConv) template(text string, r hcl.Range) hclsyntax.Expression {
 	start := r.Start
 	start.Byte++
 	start.Column++
+	if off := scanNesting([]byte(text), frameTemplate); off >= 0 {
+		// Escapes (\u0024{) may have made the nesting: the place is the string's.
+		if c.err == nil {
+			c.err = (&srcFile{name: r.Filename, data: []byte(text)}).nestingAt(off)
+			c.err.Pos = rangePos(r)
+		}
+		return &hclsyntax.LiteralValueExpr{Val: cty.DynamicVal, SrcRange: r}
+	}
 	e, diags := hclsyntax.ParseTemplate([]byte(text), r.Filename, start)
 	if err := diagError(r.Filename, diags); err != nil {
 		if c.err == nil {

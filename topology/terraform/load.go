@@ -28,8 +28,14 @@ type state struct {
 	reads     map[string]*srcFile // by absolute path: file() and templatefile() reads
 	readErrs  map[string]string   // by absolute path: why a read failed
 	templates map[string]*parsedTemplate
-	stack     []string // module directories being read (cycle guard)
-	depth     int      // nesting of evaluate calls
+	stack     []string                     // module directories being read (cycle guard)
+	configs   map[string]*srcFile          // configuration files read, by absolute path
+	bodies    map[*srcFile]*hclsyntax.Body // configuration files parsed
+	depth     int                          // nesting of evaluate calls
+	budget    *Budget                      // what the reads sharing it have taken
+	instances int                          // module instances this read made, the root's included
+	bytes     int64                        // the configuration those instances hold
+	err       *Error                       // the evaluation that passed the caps: none is made after it
 	out       *Module
 	inMemory  bool
 }
@@ -63,12 +69,17 @@ type module struct {
 	memo map[memoKey]evalResult
 	busy map[memoKey]bool
 	fns  [2]map[string]function.Function
+	inst *instance // the resource instance an expression is read in (see within), or nil
 }
 
 type resourceDecl struct {
 	typ, name string
 	block     *hclsyntax.Block
 	repeated  bool
+	// instances are those of count or for_each known statically (see instancesOf), once
+	// instancesRead.
+	instances     []*instance
+	instancesRead bool
 }
 
 // variable is an input variable: its default, or the expression a calling module passes.
@@ -139,8 +150,12 @@ func read(dir string, files []string, mem *srcFile, opts Options) (m *Module, er
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
 	}
-	st := &state{opts: opts, rootDir: dir, files: map[string]*srcFile{}, reads: map[string]*srcFile{},
+	if opts.Budget == nil {
+		opts.Budget = &Budget{}
+	}
+	st := &state{opts: opts, budget: opts.Budget, rootDir: dir, files: map[string]*srcFile{}, reads: map[string]*srcFile{},
 		readErrs: map[string]string{}, templates: map[string]*parsedTemplate{},
+		configs: map[string]*srcFile{}, bodies: map[*srcFile]*hclsyntax.Body{},
 		out: &Module{Dir: dir, byAddr: map[string]*Resource{}}, inMemory: mem != nil}
 	st.out.st = st
 	for _, r := range opts.Roots {
@@ -185,6 +200,9 @@ func read(dir string, files []string, mem *srcFile, opts Options) (m *Module, er
 	root, err := st.module(dir, "", srcs, 0)
 	if err != nil {
 		return nil, err
+	}
+	if st.err != nil {
+		return nil, st.err
 	}
 	st.collect(root)
 	return st.out, nil
@@ -238,6 +256,9 @@ func (m *module) tfvars(dir string) error {
 
 // parseVars parses one variable definitions file, native syntax or JSON (.tfvars.json).
 func parseVars(sf *srcFile) (hclsyntax.Attributes, error) {
+	if err := nestingError(sf); err != nil {
+		return nil, err
+	}
 	if isJSONVars(sf.name) {
 		return parseJSONVars(sf)
 	}
@@ -283,14 +304,36 @@ func (st *state) display(abs string) string {
 // within reports whether abs lies under one of the given roots.
 func (st *state) within(abs string) bool { return input.Within(st.roots, abs) }
 
-// readConfig reads one configuration file.
+// readConfig reads one configuration file, once however many module instances hold it.
 func (st *state) readConfig(abs string) (*srcFile, error) {
+	if sf := st.configs[abs]; sf != nil {
+		return sf, nil
+	}
 	name := st.display(abs)
 	data, err := input.Read(abs, st.opts.MaxFileSize)
 	if err != nil {
 		return nil, &Error{Pos: Pos{File: name, Line: 1, Col: 1}, Msg: err.Error()}
 	}
-	return &srcFile{name: name, abs: abs, data: data}, nil
+	sf := &srcFile{name: name, abs: abs, data: data}
+	st.configs[abs] = sf
+	return sf, nil
+}
+
+// parse parses a configuration file once: the instances of a module share its syntax tree,
+// which nothing changes (an override file's merge makes copies).
+func (st *state) parse(sf *srcFile) (*hclsyntax.Body, error) {
+	if body, ok := st.bodies[sf]; ok {
+		return body, nil
+	}
+	if line, col, msg, ok := input.Encoding(sf.data); !ok {
+		return nil, &Error{Pos: Pos{File: sf.name, Line: line, Col: col}, Msg: msg}
+	}
+	body, err := parseConfig(sf)
+	if err != nil {
+		return nil, err
+	}
+	st.bodies[sf] = body
+	return body, nil
 }
 
 // readFile reads a file named by file() or templatefile() in module m: a relative path is
@@ -379,6 +422,8 @@ func rangePos(r hcl.Range) Pos {
 
 // module parses the files of one module and follows its local module calls.
 func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, error) {
+	st.instances++
+	st.budget.instances++
 	m := &module{st: st, dir: dir, addr: addr, vars: map[string]*variable{},
 		locals: map[string]*hclsyntax.Attribute{}, resources: map[string]*resourceDecl{},
 		outputs: map[string]*hclsyntax.Attribute{}, children: map[string]*module{},
@@ -398,13 +443,7 @@ func (st *state) module(dir, addr string, srcs []*srcFile, depth int) (*module, 
 	for _, sf := range append(ordered, overrides...) {
 		st.files[sf.name] = sf
 		st.out.Files = append(st.out.Files, sf.name)
-		if err := nestingError(sf); err != nil {
-			return nil, err
-		}
-		if line, col, msg, ok := input.Encoding(sf.data); !ok {
-			return nil, &Error{Pos: Pos{File: sf.name, Line: line, Col: col}, Msg: msg}
-		}
-		body, err := parseConfig(sf)
+		body, err := st.parse(sf)
 		if err != nil {
 			return nil, err
 		}
@@ -454,8 +493,12 @@ func NamesResourceType(data []byte) bool {
 	return false
 }
 
-// parseConfig parses one configuration file, native syntax or JSON (.tf.json).
+// parseConfig parses one configuration file, native syntax or JSON (.tf.json), once its
+// nesting is known to be within bounds.
 func parseConfig(sf *srcFile) (*hclsyntax.Body, error) {
+	if err := nestingError(sf); err != nil {
+		return nil, err
+	}
 	if isJSONConfig(sf.name) {
 		return parseJSONConfig(sf)
 	}
@@ -661,6 +704,12 @@ func (m *module) follow(call *hclsyntax.Block, depth int) error {
 		m.note(src.Expr.Range(), "module %q: modules nested deeper than %d; not followed", name, maxModuleDepth)
 		return nil
 	}
+	if m.st.instances >= maxModuleInstances {
+		return &Error{Pos: rangePos(call.TypeRange), Msg: fmt.Sprintf("module %q: more than %d module instances (module calls multiply through the modules they call); not read", name, maxModuleInstances)}
+	}
+	if m.st.budget.instances >= maxRunInstances {
+		return &Error{Pos: rangePos(call.TypeRange), Msg: fmt.Sprintf("module %q: the modules read make more than %d module instances together; not read", name, maxRunInstances)}
+	}
 	dir := filepath.Join(m.dir, filepath.FromSlash(s))
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -698,6 +747,9 @@ func (m *module) follow(call *hclsyntax.Block, depth int) error {
 			return err
 		}
 		srcs = append(srcs, sf)
+		if m.st.bytes += int64(len(sf.data)); m.st.bytes > maxConfigBytes {
+			return &Error{Pos: rangePos(call.TypeRange), Msg: fmt.Sprintf("module %q: its instances make more than %d MiB of configuration (each instance of a module counts its files again); not read", name, maxConfigBytes>>20)}
+		}
 	}
 	child, err := m.st.module(real, m.prefix()+"module."+name, srcs, depth+1)
 	if err != nil {
@@ -718,18 +770,28 @@ func (m *module) follow(call *hclsyntax.Block, depth int) error {
 	return nil
 }
 
-// collect lists the resources of the reported types, each module before its children.
+// collect lists the resources of the reported types, each module before its children; a
+// resource with count or for_each known statically is listed once for each instance.
 func (st *state) collect(m *module) {
 	for _, d := range m.order {
 		if !ResourceTypes[d.typ] {
 			continue
 		}
-		r := &Resource{Type: d.typ, Name: d.name, Address: m.prefix() + d.typ + "." + d.name,
-			Module: m.addr, Repeated: d.repeated,
-			Block: Block{Type: "resource", Labels: d.block.Labels, Pos: rangePos(d.block.TypeRange),
-				body: d.block.Body, mod: m}}
-		st.out.Resources = append(st.out.Resources, r)
-		st.out.byAddr[r.Address] = r
+		base := m.prefix() + d.typ + "." + d.name
+		insts := st.instancesOf(m, d)
+		if insts == nil {
+			insts = []*instance{nil}
+		}
+		for _, in := range insts {
+			r := &Resource{Type: d.typ, Name: d.name, Address: base, Module: m.addr, Repeated: d.repeated,
+				Block: Block{Type: "resource", Labels: d.block.Labels, Pos: rangePos(d.block.TypeRange),
+					body: d.block.Body, mod: m}}
+			if in != nil {
+				r.Address, r.Key, r.Repeated, r.mod = base+in.key, in.key, false, m.within(in)
+			}
+			st.out.Resources = append(st.out.Resources, r)
+			st.out.byAddr[r.Address] = r
+		}
 	}
 	for _, call := range m.calls {
 		if c := m.children[call.Labels[0]]; c != nil {

@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -77,7 +78,12 @@ func (b *Block) Source(path string) (s *Source) {
 	if a == nil {
 		return nil
 	}
-	return b.mod.sourceOf(a.Expr, 0)
+	s = b.mod.sourceOf(a.Expr, 0)
+	if err := b.mod.st.err; err != nil {
+		// An evaluation past the caps left parts out: the text is not known.
+		return unknownSource(a.Expr.Range(), err.Msg)
+	}
+	return s
 }
 
 // Map returns the place in File that line and col (1-based, col counting characters) of Text
@@ -337,7 +343,7 @@ func (m *module) templateSource(e *hclsyntax.FunctionCallExpr) *Source {
 	}
 	real, refs := m.eval(e.Args[1], modeReal)
 	pat, _ := m.eval(e.Args[1], modePattern)
-	s := m.render(&templateScope{mod: m, vars: [2]cty.Value{real, pat}}, tpl, f, tpl.Range())
+	s := m.render(&templateScope{module: m, vars: [2]cty.Value{real, pat}}, tpl, f, tpl.Range())
 	s.Pos = rangePos(e.Range())
 	s.Refs = uniq(append(s.Refs, refs...))
 	return s
@@ -350,7 +356,7 @@ func (st *state) template(f *srcFile) (hclsyntax.Expression, error) {
 	}
 	t := &parsedTemplate{}
 	st.templates[f.name] = t
-	if err := nestingError(f); err != nil {
+	if err := templateNestingError(f); err != nil {
 		t.err = err
 		return nil, err
 	}
@@ -540,6 +546,12 @@ func clamp(i, n int) int {
 
 // value writes a rendered value; all its bytes map to the interpolation that produced it.
 func (b *builder) value(text string, at hcl.Range, unknown bool) {
+	if st := b.sc.state(); len(b.out)+len(text) > maxValueSize || st.err != nil {
+		if st.err == nil {
+			st.err = budgetError(weight{out: int64(len(b.out) + len(text))}, at)
+		}
+		return
+	}
 	src := 0
 	if b.src != nil {
 		src = clamp(at.Start.Byte, len(b.src.data))
@@ -569,7 +581,7 @@ func (b *builder) value(text string, at hcl.Range, unknown bool) {
 // a flow collection.
 func (b *builder) plainStart() (start, flow bool) {
 	line := b.out
-	if i := strings.LastIndexByte(string(b.out), '\n'); i >= 0 {
+	if i := bytes.LastIndexByte(b.out, '\n'); i >= 0 {
 		line = b.out[i+1:]
 	}
 	t := strings.TrimRight(string(line), " \t")
@@ -587,25 +599,4 @@ func (b *builder) plainStart() (start, flow bool) {
 		return len(t) == 1 || t[len(t)-2] == ' ' || t[len(t)-2] == '\t', false
 	}
 	return false, false
-}
-
-// nestingError rejects input nested so deeply that parsing it would exhaust the stack.
-func nestingError(f *srcFile) *Error {
-	const maxNesting = 1000
-	depth := 0
-	for i, c := range f.data {
-		switch c {
-		case '(', '[', '{':
-			depth++
-			if depth > maxNesting {
-				p := f.pos(i)
-				return &Error{Pos: p, Msg: fmt.Sprintf("brackets nested deeper than %d", maxNesting)}
-			}
-		case ')', ']', '}':
-			if depth > 0 {
-				depth--
-			}
-		}
-	}
-	return nil
 }

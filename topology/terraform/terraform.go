@@ -16,6 +16,10 @@
 //
 // The package only reads: nothing is fetched or run, file() and templatefile() read only inside
 // the given roots, remote module sources are not followed, and every file read is capped in size.
+// What one read takes is bounded: how deeply an expression nests (checked before parsing), how
+// many module instances calls make, and the weight of every value and the work of every
+// evaluation (bounded before it runs, see weigh); past a bound the read is an *Error at the
+// place.
 package terraform
 
 import "github.com/retrylint/retrylint/model"
@@ -28,6 +32,22 @@ const DefaultMaxFileSize = 4 << 20
 
 // maxModuleDepth bounds how deep local module calls are followed.
 const maxModuleDepth = 16
+
+// maxModuleInstances bounds how many module instances one read makes: calls multiply through
+// nested modules (twelve modules each calling the next three times make 3^11 instances), and
+// each instance is read, kept and evaluated on its own.
+const maxModuleInstances = 1000
+
+// maxRunInstances bounds the module instances of the reads that share a budget.
+const maxRunInstances = 20 * maxModuleInstances
+
+// maxInstances bounds the resource instances one read lists for count and for_each; a
+// resource that would pass it is listed once, its instances unknown.
+const maxInstances = 10000
+
+// maxConfigBytes bounds the configuration all module instances of one read hold together, a
+// module's files counted once for each instance of it.
+const maxConfigBytes = 32 << 20
 
 // ResourceTypes lists the resource types Module.Resources reports, in no particular order.
 var ResourceTypes = map[string]bool{
@@ -77,6 +97,17 @@ type Options struct {
 	MaxFileSize int64
 	// Display turns an absolute path into the name positions carry (default: the path with "/").
 	Display func(abs string) string
+	// Budget is what the reads that share it may take together: the module and resource
+	// instances and the evaluation work the caps bound. nil: this read's own.
+	Budget *Budget
+}
+
+// Budget counts what reads have taken of what the caps allow; reads that share one are
+// bounded together, as the modules of one run are.
+type Budget struct {
+	instances         int   // module instances made by the reads, their roots included
+	resourceInstances int   // resource instances listed for count and for_each
+	work              int64 // the work of the evaluations (see weigh)
 }
 
 // Module is what a module and the local modules it calls declare.
@@ -116,6 +147,16 @@ func (m *Module) ReadFiles() []string {
 	return uniq(out)
 }
 
+// Err is the error of the first evaluation that would have passed the caps on what one read
+// evaluates, at the expression: from then on every value is unknown, so what was read after
+// it is not to be trusted. nil when none did.
+func (m *Module) Err() error {
+	if m.st.err == nil {
+		return nil
+	}
+	return m.st.err
+}
+
 // Resource returns the resource with the given address (e.g. "google_cloud_run_v2_job.x" or
 // "module.m.google_cloud_run_v2_job.x"), or nil.
 func (m *Module) Resource(addr string) *Resource { return m.byAddr[addr] }
@@ -127,8 +168,13 @@ type Resource struct {
 	Name    string // the block's name label
 	Address string // "TYPE.NAME", prefixed by "module.M." inside a called module
 	Module  string // "" for the root module, else e.g. "module.m"
-	// Repeated: the resource has count or for_each, so it may stand for several.
+	// Repeated: the resource has count or for_each not known statically, so it may stand for
+	// several, or none; each.key, each.value and count.index are unknown.
 	Repeated bool
+	// Key is an instance's key, as Terraform writes it in the address ("[\"resize\"]", "[0]"),
+	// when count or for_each is known: each instance is a Resource of its own, with each.key,
+	// each.value and count.index known. "" otherwise.
+	Key string
 }
 
 // NameArg returns the resource's `name` argument (nil when absent).

@@ -303,6 +303,11 @@ func Decode(file string, src []byte) (*yaml.Node, error) {
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, &Error{Pos: Pos{File: file, Line: 1, Col: 1}, Msg: "empty document: expected a Workflows source"}
 	}
+	yamlpos.Fix(src, &doc)
+	if second, first := yamlpos.Duplicate(&doc); second != nil {
+		return nil, &Error{Pos: Pos{File: file, Line: second.Line, Col: second.Column},
+			Msg: fmt.Sprintf("invalid YAML: duplicate key %q (first at line %d, column %d)", second.Value, first.Line, first.Column)}
+	}
 	return &doc, nil
 }
 
