@@ -3,6 +3,7 @@ package retryloop
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 
 	"github.com/retrylint/retrylint/internal/lazyre"
@@ -29,7 +30,7 @@ func (a *checker) localCheck(op *ast.CallExpr) bool {
 	if isPkgFunc(fn, funcPath(fn), localCalls[funcPath(fn)]...) {
 		return true
 	}
-	if a.toLocalHost(op) {
+	if a.toLocalHost(op) || a.probesHealth(op) {
 		return true
 	}
 	// (*os.File).Stat and friends
@@ -103,4 +104,42 @@ func (a *checker) toLocalHost(op *ast.CallExpr) bool {
 		}
 	}
 	return false
+}
+
+// healthPath matches the path of a health or readiness endpoint as code
+// appends it to a base URL: "/healthz", "/health?bundles", "/readyz".
+var healthPath = lazyre.New(`(?i)^/(health|healthz|healthcheck|ready|readyz|readiness|livez|liveness|ping)(\?[^/]*)?$`)
+
+// probesHealth reports whether an operation asks a server's health or
+// readiness endpoint: a URL argument ending in a constant health path
+// (http.Get(base + "/healthz")), or a function of the package that
+// appends one to the URL it builds (t.HealthCheck(t.URL()) adding
+// "/health"). Going round on it waits for that server to come up: a
+// readiness poll, whoever the server is.
+func (a *checker) probesHealth(op *ast.CallExpr) bool {
+	for _, arg := range op.Args {
+		if b, ok := ast.Unparen(arg).(*ast.BinaryExpr); ok && b.Op == token.ADD && a.isHealthPath(b.Y) {
+			return true
+		}
+	}
+	fn := a.callee(op)
+	decl := a.decls[fn]
+	if fn == nil || decl == nil || !a.doesIO(op) {
+		return false
+	}
+	return anyNode(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			return n.Tok == token.ADD_ASSIGN && len(n.Rhs) == 1 && a.isHealthPath(n.Rhs[0])
+		case *ast.BinaryExpr:
+			return n.Op == token.ADD && a.isHealthPath(n.Y)
+		}
+		return false
+	})
+}
+
+// isHealthPath reports whether e is a constant health endpoint path.
+func (a *checker) isHealthPath(e ast.Expr) bool {
+	tv := a.info().Types[e]
+	return tv.Value != nil && tv.Value.Kind() == constant.String && healthPath.MatchString(constant.StringVal(tv.Value))
 }
