@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/retrylint/retrylint/internal/schematest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 )
@@ -17,24 +18,7 @@ const schemaFile = "../schemas/retrylint-config-v1.schema.json"
 // compileSchema compiles the configuration file's JSON Schema.
 func compileSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	f, err := os.Open(schemaFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("config.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("config.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return schematest.Compile(t, schemaFile)
 }
 
 // validYAML reports whether the schema accepts the YAML document src, as

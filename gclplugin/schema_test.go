@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retrylint/retrylint/internal/schematest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 )
@@ -57,20 +58,7 @@ func TestConfigsAgainstGolangciSchemas(t *testing.T) {
 
 // validateYAML validates a YAML document against a JSON Schema file.
 func validateYAML(schemaFile, doc string) error {
-	f, err := os.Open(schemaFile)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	s, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		return err
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("schema.json", s); err != nil {
-		return err
-	}
-	schema, err := c.Compile("schema.json")
+	schema, err := schematest.Load(schemaFile)
 	if err != nil {
 		return err
 	}

@@ -3,12 +3,12 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/retrylint/retrylint/internal/schematest"
 	"github.com/retrylint/retrylint/model"
 )
 
@@ -60,24 +60,7 @@ func TestGitHubNoFindings(t *testing.T) {
 // codeClimateSchema compiles the fields GitLab's Code Quality reads.
 func codeClimateSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	f, err := os.Open("../testdata/report/codeclimate.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("codeclimate.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("codeclimate.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return schematest.Compile(t, "../testdata/report/codeclimate.schema.json")
 }
 
 func TestCodeClimateValidates(t *testing.T) {

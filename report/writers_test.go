@@ -3,12 +3,12 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/retrylint/retrylint/internal/schematest"
 	"github.com/retrylint/retrylint/internal/shareddata"
 	"github.com/retrylint/retrylint/model"
 )
@@ -45,24 +45,7 @@ var catalogue = Rules{
 }
 
 func TestSARIFAgainstTheSchema(t *testing.T) {
-	f, err := os.Open(shareddata.Path(t, "schemas/sarif-schema-2.1.0.json"))
-	if err != nil {
-		t.Fatalf("the SARIF schema: %v", err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource("sarif.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := c.Compile("sarif.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := schematest.CompileStrict(t, shareddata.Path(t, "schemas/sarif-schema-2.1.0.json"))
 	for name, r := range map[string]*model.Result{"edge cases": edgy, "empty": {Version: 1, Tool: model.Tool{Name: "retrylint"}}} {
 		var buf bytes.Buffer
 		if err := WriteSARIF(&buf, r, SARIFOptions{Rules: catalogue}); err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retrylint/retrylint/internal/schematest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 )
@@ -17,24 +18,7 @@ import (
 // compileTopologySchema compiles schemas/topology-v1.schema.json.
 func compileTopologySchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	f, err := os.Open("../schemas/topology-v1.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("topology.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("topology.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return schematest.Compile(t, "../schemas/topology-v1.schema.json")
 }
 
 // schemaAccepts reports whether the schema accepts the YAML document src,

@@ -2,11 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/retrylint/retrylint/internal/schematest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -75,23 +75,7 @@ func TestCodeClimateMatchesSARIF(t *testing.T) {
 // Quality reads (testdata/report/codeclimate.schema.json).
 func validateCodeClimate(t *testing.T, out string) {
 	t.Helper()
-	f, err := os.Open(filepath.Join(reportRoot, "testdata", "report", "codeclimate.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("codeclimate.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := c.Compile("codeclimate.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := schematest.Compile(t, filepath.Join(reportRoot, "testdata", "report", "codeclimate.schema.json"))
 	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/retrylint/retrylint/model"
 	"github.com/retrylint/retrylint/report"
 
+	"github.com/retrylint/retrylint/internal/schematest"
 	"github.com/retrylint/retrylint/internal/shareddata"
 )
 
@@ -131,26 +132,7 @@ func ext(format string) string {
 // repository in shared/schemas.
 func sarifSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	path := shareddata.Path(t, "schemas/sarif-schema-2.1.0.json")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("the SARIF schema: %v", err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return schematest.CompileStrict(t, shareddata.Path(t, "schemas/sarif-schema-2.1.0.json"))
 }
 
 // TestSARIFValidates checks that the SARIF of both halves is valid against
