@@ -82,9 +82,12 @@ func isCondition(t types.Type) bool {
 	return isBool(sig.Results().At(0).Type()) && isError(sig.Results().At(1).Type())
 }
 
-// waitsOnTimer reports a timer re-armed in the loop: t.Reset(d).
+// waitsOnTimer reports a timer or ticker re-armed in the loop: t.Reset(d).
 func (a *checker) waitsOnTimer(call *ast.CallExpr) bool {
 	fn := a.callee(call)
-	return fn != nil && fn.Name() == "Reset" && recvNamed(fn) != nil && recvNamed(fn).Obj().Pkg() != nil &&
-		recvNamed(fn).Obj().Pkg().Path() == "time"
+	if fn == nil || fn.Name() != "Reset" {
+		return false
+	}
+	recv := recvNamed(fn)
+	return recv != nil && (isNamed(recv, "time", "Timer") || isNamed(recv, "time", "Ticker"))
 }
