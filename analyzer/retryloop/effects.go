@@ -80,8 +80,17 @@ func (w *walker) assign(lhs, rhs []ast.Expr, in []*path) {
 				}
 			case isRecv(r):
 				// err = <-errc: the outcome of the attempt a goroutine
-				// made, nil or not.
-				p.errs[key] = errFact{op: p.last}
+				// made, nil or not; a failure when the goroutine says
+				// success on another channel.
+				fact := errFact{op: p.last}
+				if at := w.attemptChan(r.(*ast.UnaryExpr).X); at != nil {
+					p.last, fact.op = at.op, at.op
+					if at.failureOnly {
+						fact.state = errNonNil
+						p.guard = guardError
+					}
+				}
+				p.errs[key] = fact
 			default:
 				// fmt.Errorf(...), a wrapped error: a failure of the last
 				// operation.

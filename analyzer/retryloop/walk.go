@@ -228,6 +228,20 @@ type walker struct {
 	// gotos holds the paths that jump forward to a label inside the loop
 	// (goto reconn), until the walk reaches that label.
 	gotos map[string][]*path
+	// goAttempts maps a channel handed to a goroutine the loop starts to
+	// the attempt that goroutine reports on it (go c.fetch(done, errCh),
+	// go func() { errc <- c.run(ctx) }()): what the loop receives from it
+	// is that attempt's outcome.
+	goAttempts map[types.Object]goAttempt
+}
+
+// goAttempt is the attempt a goroutine makes and how a channel of it
+// reports the outcome: success (a done channel beside an error channel),
+// failureOnly (that error channel: it carries only failures), or neither
+// (errc <- op(): nil or not).
+type goAttempt struct {
+	op                   *ast.CallExpr
+	success, failureOnly bool
 }
 
 // scope tells the walker where break and continue go.
@@ -377,6 +391,7 @@ func (w *walker) stmt(s ast.Stmt, in []*path, sc scope) []*path {
 			}
 		}
 		w.requeue(s, s.Call, in)
+		w.goAttempt(s)
 		return in
 	case *ast.DeferStmt, *ast.EmptyStmt:
 		return in
@@ -697,6 +712,15 @@ func (w *walker) selectStmt(s *ast.SelectStmt, in []*path, sc scope) []*path {
 			case hasDefault(s.Body) && isTimeChan(w.a.typeOf(recv)):
 				// A select with a default never blocks: draining a
 				// timer's channel before Reset is not a wait.
+			case w.attemptChan(recv) != nil:
+				// The outcome of the attempt a goroutine of this round
+				// makes: no stop channel.
+				if at := w.attemptChan(recv); at.success {
+					for _, p := range paths {
+						p.last, p.guard = at.op, guardError
+						p.errs[at.op] = errFact{op: at.op, state: errNil}
+					}
+				}
 			default:
 				if wt := w.recvWait(recv, cc.Comm); wt != nil {
 					wt.Select = true
@@ -829,4 +853,75 @@ func (w *walker) roundsGrow(s ast.Stmt) bool {
 // simple applies the effects of a statement without control flow.
 func (w *walker) simple(s ast.Stmt, in []*path) []*path {
 	return w.effects(s, in, false)
+}
+
+// goAttempt records the channels a goroutine started in the loop reports
+// its attempt on: go f(..., done, errCh), where f is the attempt, or go
+// func() { errCh <- op() }(), where op is.
+func (w *walker) goAttempt(s *ast.GoStmt) {
+	if w.lc.mode == modeRecursion {
+		return
+	}
+	add := func(ch ast.Expr, at goAttempt) {
+		obj := w.objOf(ch)
+		if obj == nil {
+			return
+		}
+		if w.goAttempts == nil {
+			w.goAttempts = map[types.Object]goAttempt{}
+		}
+		w.goAttempts[obj] = at
+	}
+	if lit, ok := ast.Unparen(s.Call.Fun).(*ast.FuncLit); ok {
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			if send, ok := n.(*ast.SendStmt); ok && isErrorChan(w.a.typeOf(send.Chan)) {
+				if call, ok := ast.Unparen(send.Value).(*ast.CallExpr); ok && w.a.errorResult(call) >= 0 {
+					add(send.Chan, goAttempt{op: call})
+				}
+			}
+			return true
+		})
+		return
+	}
+	var errChans, others []ast.Expr
+	for _, arg := range s.Call.Args {
+		switch t := w.a.typeOf(arg); {
+		case isErrorChan(t):
+			errChans = append(errChans, arg)
+		case t != nil && !isTimeChan(t):
+			if _, ok := t.Underlying().(*types.Chan); ok {
+				others = append(others, arg)
+			}
+		}
+	}
+	split := len(others) > 0
+	if len(errChans) != 1 || !split && !w.a.doesIO(s.Call) {
+		return // an attempt says how it went on channels of its own, or reaches another system
+	}
+	add(errChans[0], goAttempt{op: s.Call, failureOnly: split})
+	for _, ch := range others {
+		add(ch, goAttempt{op: s.Call, success: true})
+	}
+}
+
+// attemptChan returns how a receive from ch reports the attempt of a
+// goroutine the loop started, or nil.
+func (w *walker) attemptChan(ch ast.Expr) *goAttempt {
+	obj := w.objOf(ch)
+	if obj == nil {
+		return nil
+	}
+	if at, ok := w.goAttempts[obj]; ok {
+		return &at
+	}
+	return nil
+}
+
+// isErrorChan reports a channel of errors.
+func isErrorChan(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	c, ok := t.Underlying().(*types.Chan)
+	return ok && isError(c.Elem())
 }
