@@ -30,7 +30,10 @@
 //	func (r *R) Read(p []byte) (int, error) { ...; wait; return 0, nil }
 //
 // The last is a Read that, after its source failed, waits and returns no
-// bytes and no error: the caller's read loop is the retry loop.
+// bytes and no error: the caller's read loop is the retry loop. An
+// attempt may run in a goroutine the round starts and report on channels:
+// go c.fetch(ctx, done, errCh) succeeds on done and fails on errCh, go
+// func() { errc <- c.dial(ctx) }() hands back dial's error.
 // The operation may run in a function literal the loop passes to a call
 // (trace(func() { err = op() })). A same-package predicate that holds for a
 // nil error (skipRetry(err)) ends the loop on success too.
