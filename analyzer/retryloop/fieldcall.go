@@ -123,8 +123,9 @@ func (a *checker) litRetry(lit *ast.FuncLit) *RetrySummary {
 	return r
 }
 
-// onlyValue is the value a local variable is given where it is declared,
-// when nothing assigns it again.
+// onlyValue is the value a local variable is given, when it is written
+// once and its address is not taken: retry := func(...) { ... }, or the
+// closure handed to a runner.
 func (a *checker) onlyValue(v *types.Var) ast.Expr {
 	var rhs ast.Expr
 	count := 0
@@ -146,9 +147,14 @@ func (a *checker) onlyValue(v *types.Var) ast.Expr {
 					}
 				}
 			case *ast.ValueSpec:
+				// var f func() counts as a write: set again later, it
+				// has two values.
 				for i, id := range n.Names {
-					if a.info().Defs[id] == v && len(n.Values) == len(n.Names) {
-						count++
+					if a.info().Defs[id] != v {
+						continue
+					}
+					count++
+					if len(n.Values) == len(n.Names) {
 						rhs = n.Values[i]
 					}
 				}

@@ -3,7 +3,6 @@ package retryloop
 import (
 	"go/ast"
 	"go/constant"
-	"go/token"
 	"go/types"
 	"slices"
 
@@ -239,7 +238,7 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 	if fn := a.callee(call); fn != nil && a.funcObj(a.declOf(call)) == fn.Origin() {
 		return nil // a runner calling itself
 	}
-	lit := a.funcValue(fn, call.Args[r.Param])
+	lit := a.funcValue(call.Args[r.Param])
 	if lit == nil && r.Blind {
 		return a.blindRunnerCall(fn, call, r)
 	}
@@ -354,7 +353,7 @@ func (a *checker) predicateParam(decl *ast.FuncDecl, l *Loop) int {
 	if call, ok := l.Node.(*ast.CallExpr); ok && l.Form == FormRunner {
 		// run(5, step), step a closure that asks the predicate.
 		if r, _ := a.retryAt(call); r != nil && r.Param >= 0 && r.Param < len(call.Args) {
-			if lit := a.funcValue(decl, call.Args[r.Param]); lit != nil {
+			if lit := a.funcValue(call.Args[r.Param]); lit != nil {
 				nodes = append(nodes, lit.Body)
 			}
 		}
@@ -406,7 +405,7 @@ func (a *checker) givenBlindPredicate(fn ast.Node, call *ast.CallExpr, r *RetryS
 	if isNilIdent(arg) {
 		return true
 	}
-	if lit := a.funcValue(fn, arg); lit != nil {
+	if lit := a.funcValue(arg); lit != nil {
 		return litIgnoresParams(a, lit)
 	}
 	if f, ok := objOfExpr(a, arg).(*types.Func); ok {
@@ -431,7 +430,7 @@ func litIgnoresParams(a *checker, lit *ast.FuncLit) bool {
 // funcValue returns the function literal an argument is: the literal
 // itself, or a local variable of fn assigned that literal once and never
 // again (login := func() (bool, error) { ... }; run(login)). nil if none.
-func (a *checker) funcValue(fn ast.Node, arg ast.Expr) *ast.FuncLit {
+func (a *checker) funcValue(arg ast.Expr) *ast.FuncLit {
 	arg = ast.Unparen(arg)
 	if lit, ok := arg.(*ast.FuncLit); ok {
 		return lit
@@ -444,44 +443,7 @@ func (a *checker) funcValue(fn ast.Node, arg ast.Expr) *ast.FuncLit {
 	if !ok || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
 		return nil
 	}
-	body := funcBody(fn)
-	if body == nil {
-		return nil
-	}
-	var lit *ast.FuncLit
-	writes := 0
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for i, l := range n.Lhs {
-				if id, ok := ast.Unparen(l).(*ast.Ident); !ok || a.info().ObjectOf(id) != v {
-					continue
-				}
-				writes++
-				if len(n.Lhs) == len(n.Rhs) {
-					lit, _ = ast.Unparen(n.Rhs[i]).(*ast.FuncLit)
-				}
-			}
-		case *ast.ValueSpec:
-			for i, name := range n.Names {
-				if a.info().Defs[name] != v {
-					continue
-				}
-				writes++
-				if len(n.Values) == len(n.Names) {
-					lit, _ = ast.Unparen(n.Values[i]).(*ast.FuncLit)
-				}
-			}
-		case *ast.UnaryExpr:
-			if x, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && a.info().Uses[x] == v {
-				writes = 2 // its address escapes: it may be set anywhere
-			}
-		}
-		return true
-	})
-	if writes != 1 {
-		return nil
-	}
+	lit, _ := ast.Unparen(a.onlyValue(v)).(*ast.FuncLit)
 	return lit
 }
 
