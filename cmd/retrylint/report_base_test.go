@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,19 +13,7 @@ import (
 // directory is taken only when written as a path (./origin/main), and a
 // remote's ref that is not there is an error, not that directory.
 func TestReportBaseRefIsACommitNotAPath(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	repo := t.TempDir()
-	gitIn := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	repo, gitIn := newGitRepo(t)
 	copyDir(t, filepath.Join(maxRetriesDir(), "base"), filepath.Join(repo, "infra"))
 	gitIn("init", "--quiet", "--initial-branch=main")
 	gitIn("add", ".")

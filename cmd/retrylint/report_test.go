@@ -300,19 +300,7 @@ func TestReportBaseDirectory(t *testing.T) {
 // TestReportBaseGitRef compares with a git ref: the base is checked out
 // into a temporary worktree, which is gone afterwards.
 func TestReportBaseGitRef(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	repo := t.TempDir()
-	gitIn := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	repo, gitIn := newGitRepo(t)
 	infra := filepath.Join(repo, "infra")
 	copyDir(t, filepath.Join(maxRetriesDir(), "base"), infra)
 	gitIn("init", "--quiet", "--initial-branch=main")
@@ -342,6 +330,26 @@ func TestReportBaseGitRef(t *testing.T) {
 }
 
 // copyDir copies the files of src into dst.
+// newGitRepo makes an empty directory for a git repository and a function
+// that runs git in it with a fixed identity, failing the test on an
+// error; without git the test is skipped.
+func newGitRepo(t *testing.T) (repo string, gitIn func(args ...string)) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo = t.TempDir()
+	return repo, func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+}
+
 func copyDir(t *testing.T, src, dst string) {
 	t.Helper()
 	entries, err := os.ReadDir(src)

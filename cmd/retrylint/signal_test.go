@@ -120,26 +120,14 @@ func TestSignalDuringFixLeavesTheSources(t *testing.T) {
 // gitRepo makes a repository of two commits in a temporary directory.
 func gitRepo(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	repo := t.TempDir()
-	for i, msg := range []string{"first", "second"} {
+	repo, gitIn := newGitRepo(t)
+	gitIn("init", "-q")
+	for _, msg := range []string{"first", "second"} {
 		if err := os.WriteFile(filepath.Join(repo, "f.txt"), []byte(msg), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		args := [][]string{{"add", "f.txt"}, {"commit", "-q", "-m", msg}}
-		if i == 0 {
-			args = append([][]string{{"init", "-q"}}, args...)
-		}
-		for _, a := range args {
-			cmd := exec.Command("git", append([]string{"-C", repo}, a...)...)
-			cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-				"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("git %v: %v\n%s", a, err, out)
-			}
-		}
+		gitIn("add", "f.txt")
+		gitIn("commit", "-q", "-m", msg)
 	}
 	return repo
 }
