@@ -709,20 +709,8 @@ func (w *walker) statusExpr(e ast.Expr) bool {
 	if t == nil || !isInteger(t) || isConst(w, e) {
 		return false
 	}
-	var name string
-	switch e := ast.Unparen(e).(type) {
-	case *ast.SelectorExpr:
-		name = e.Sel.Name
-	case *ast.Ident:
-		name = e.Name
-	case *ast.CallExpr:
-		if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok {
-			name = sel.Sel.Name
-		}
-	default:
-		return false
-	}
-	return failure.StatusName(name)
+	status, _ := failure.StatusNamed(e)
+	return status
 }
 
 // codeCheck splits on a comparison of an HTTP status or a gRPC code with a

@@ -7,6 +7,7 @@ import (
 	"go/types"
 
 	"github.com/retrylint/retrylint/analyzer/internal/failure"
+	"github.com/retrylint/retrylint/analyzer/internal/predicates"
 )
 
 // codePredicate splits paths on a call to a same-package predicate over an
@@ -183,10 +184,10 @@ func (a *checker) readCodes(fn *types.Func) *CodeSummary {
 		if !ok {
 			return nil
 		}
-		if v != neutral {
+		if v != predicates.Unknown {
 			decided = true
 		}
-		if v == yes {
+		if v == predicates.True {
 			cs.Accepts[c/64] |= 1 << (c % 64)
 		}
 	}
@@ -241,14 +242,14 @@ func (a *checker) memberParam(decl *ast.FuncDecl, params []types.Object, env *co
 				env.reset(v)
 				env.lists[p] = []int64{in}
 				r, ok := env.body(decl.Body.List)
-				if !ok || (r == yes) != (v == in) || r == neutral {
+				if !ok || (r == predicates.True) != (v == in) || r == predicates.Unknown {
 					member = false
 				}
 			}
 		}
 		env.reset(probes[0])
 		env.lists[p] = nil
-		if r, ok := env.body(decl.Body.List); !ok || r == yes {
+		if r, ok := env.body(decl.Body.List); !ok || r == predicates.True {
 			member = false
 		}
 		if member {

@@ -12,6 +12,7 @@ package failure
 
 import (
 	"fmt"
+	"go/ast"
 	"strconv"
 	"strings"
 
@@ -86,6 +87,33 @@ func StatusName(name string) bool {
 		return false
 	}
 	return strings.Contains(n, "status") || strings.HasSuffix(n, "code")
+}
+
+// StatusNamed tells from its name whether an integer a failure is
+// compared by holds an HTTP status or an error code: the name of the
+// field, the variable or the function whose result it is
+// (resp.StatusCode, code, apiErr.HTTPStatus()). named is false for an
+// expression without a name to go by (an index, a sum), which may hold
+// anything.
+func StatusNamed(e ast.Expr) (status, named bool) {
+	var id *ast.Ident
+	switch x := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		id = x.Sel
+	case *ast.Ident:
+		id = x
+	case *ast.CallExpr:
+		switch f := ast.Unparen(x.Fun).(type) {
+		case *ast.Ident:
+			id = f
+		case *ast.SelectorExpr:
+			id = f.Sel
+		}
+	}
+	if id == nil {
+		return false, false
+	}
+	return StatusName(id.Name), true
 }
 
 // DescribeHTTP names permanent HTTP statuses in a finding: "HTTP 400, 401".

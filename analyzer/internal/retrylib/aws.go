@@ -413,7 +413,7 @@ func (t *reader) awsRetryable(item ast.Expr) (classified bool, codes []string) {
 // awsScenario is an operation error with the error code ("" for an error
 // without one).
 func (t *reader) awsScenario(code string) *scenario {
-	s := &scenario{t: t}
+	s := t.newScenario()
 	isCode := func(e ast.Expr) bool {
 		call, ok := ast.Unparen(e).(*ast.CallExpr)
 		if !ok {

@@ -537,7 +537,7 @@ func (t *reader) k8sScenario(errs map[types.Object]bool, kind string) *scenario 
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && errs[t.info.Uses[id]]
 	}
-	s := &scenario{t: t}
+	s := t.newScenario()
 	s.truth = func(e ast.Expr) tri {
 		switch x := e.(type) {
 		case *ast.BinaryExpr:

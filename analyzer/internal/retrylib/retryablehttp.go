@@ -485,7 +485,7 @@ func (t *reader) httpScenario(resp, errp types.Object, status int, failed bool) 
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && id.Name == "nil"
 	}
-	s := &scenario{t: t}
+	s := t.newScenario()
 	s.value = func(e ast.Expr) constant.Value {
 		if sel, ok := e.(*ast.SelectorExpr); ok && sel.Sel.Name == "StatusCode" && is(sel.X, resp) && !failed {
 			return constant.MakeInt64(int64(status))
@@ -528,7 +528,7 @@ func (t *reader) httpScenario(resp, errp types.Object, status int, failed bool) 
 			if x.Op == token.EQL {
 				return isNilNow
 			}
-			return isNilNow.not()
+			return isNilNow.Not()
 		case *ast.CallExpr:
 			if _, ok := isCall(t.info, x, retryablehttpPath, "DefaultRetryPolicy", "ErrorPropagatedRetryPolicy"); ok {
 				return triOf(failed || status == 429 || (status >= 500 && status != 501))

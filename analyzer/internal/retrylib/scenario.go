@@ -5,132 +5,71 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzer/internal/predicates"
 )
 
 // This file runs a small predicate given to a library — a CheckRetry
 // policy, an OnError retriable, a wait condition, an AWS IsErrorRetryable
 // — for one kind of failure at a time, to tell which failures it retries.
 
-// tri is a truth value that may be unknown.
-type tri int8
+// tri is a truth value that may be unknown, the shared evaluator's.
+type tri = predicates.Truth
 
 const (
-	triUnknown tri = iota
-	triFalse
-	triTrue
+	triUnknown = predicates.Unknown
+	triFalse   = predicates.False
+	triTrue    = predicates.True
 )
 
-func triOf(b bool) tri {
-	if b {
-		return triTrue
-	}
-	return triFalse
-}
-
-func (a tri) not() tri {
-	switch a {
-	case triTrue:
-		return triFalse
-	case triFalse:
-		return triTrue
-	}
-	return triUnknown
-}
-
-// and is false when either side is, true when both are, else unknown.
-func (a tri) and(b tri) tri {
-	switch {
-	case a == triFalse || b == triFalse:
-		return triFalse
-	case a == triTrue && b == triTrue:
-		return triTrue
-	}
-	return triUnknown
-}
-
-// or is true when either side is, false when both are, else unknown.
-func (a tri) or(b tri) tri { return a.not().and(b.not()).not() }
+func triOf(b bool) tri { return predicates.Of(b) }
 
 // scenario runs a small predicate (a CheckRetry policy, an OnError
 // retriable, an AWS IsErrorRetryable) for one kind of failure and tells
-// whether the predicate retries it. The hooks describe the failure: value
-// gives the constant an expression has in it (resp.StatusCode is 404),
-// truth the truth of a boolean atom (apierrors.IsNotFound(err) holds), and
-// verdict reads a returned value as "retry" or not.
+// whether the predicate retries it, through the shared evaluator. The
+// hooks describe the failure: value gives the constant an expression has
+// in it (resp.StatusCode is 404), truth the truth of a boolean atom
+// (apierrors.IsNotFound(err) holds), and verdict reads a returned value as
+// "retry" or not. A condition that depends on neither runs both ways.
 type scenario struct {
-	t       *reader
 	value   func(ast.Expr) constant.Value
 	truth   func(ast.Expr) tri
 	verdict func(ast.Expr) tri
 	// onReturn, when set, reads a whole return statement instead of
 	// verdict reading its first result.
 	onReturn func(*ast.ReturnStmt) tri
-	// env holds the bool variables set on the path run so far
-	// (shouldRetry = true).
-	env   map[string]tri
-	depth int
+	run      *predicates.Run
 }
 
-// fork runs one branch with its own copy of the variables set so far.
-func (s *scenario) fork(run func() (tri, bool)) (tri, bool) {
-	saved := s.env
-	s.env = make(map[string]tri, len(saved))
-	for k, v := range saved {
-		s.env[k] = v
-	}
-	defer func() { s.env = saved }()
-	return run()
-}
-
-// assign records what a statement sets a bool variable to.
-func (s *scenario) assign(st ast.Stmt) {
-	set := func(id *ast.Ident, v ast.Expr) {
-		if s.env == nil {
-			s.env = map[string]tri{}
-		}
-		if tv, ok := s.t.info.Types[v]; ok && tv.Type != nil && types.Identical(tv.Type.Underlying(), types.Typ[types.Bool]) {
-			s.env[id.Name] = s.eval(v)
-			return
-		}
-		delete(s.env, id.Name)
-	}
-	switch st := st.(type) {
-	case *ast.AssignStmt:
-		if len(st.Lhs) != len(st.Rhs) {
-			for _, l := range st.Lhs {
-				if id, ok := l.(*ast.Ident); ok && s.env != nil {
-					delete(s.env, id.Name)
-				}
+func (t *reader) newScenario() *scenario {
+	s := &scenario{}
+	s.run = &predicates.Run{
+		Info:      t.info,
+		Undecided: predicates.Fork,
+		Value: func(e ast.Expr) constant.Value {
+			if s.value == nil {
+				return nil
 			}
-			return
-		}
-		for i, l := range st.Lhs {
-			if id, ok := l.(*ast.Ident); ok && (st.Tok == token.ASSIGN || st.Tok == token.DEFINE) {
-				set(id, st.Rhs[i])
+			return s.value(e)
+		},
+		Truth: func(e ast.Expr) tri {
+			if s.truth == nil {
+				return triUnknown
 			}
-		}
-	case *ast.DeclStmt:
-		gd, ok := st.Decl.(*ast.GenDecl)
-		if !ok || gd.Tok != token.VAR {
-			return
-		}
-		for _, spec := range gd.Specs {
-			vs := spec.(*ast.ValueSpec)
-			for i, id := range vs.Names {
-				switch {
-				case len(vs.Values) == len(vs.Names):
-					set(id, vs.Values[i])
-				case len(vs.Values) == 0:
-					if obj := s.t.info.Defs[id]; obj != nil && types.Identical(obj.Type().Underlying(), types.Typ[types.Bool]) {
-						if s.env == nil {
-							s.env = map[string]tri{}
-						}
-						s.env[id.Name] = triFalse
-					}
-				}
+			return s.truth(e)
+		},
+		Answer: func(r *ast.ReturnStmt) tri {
+			switch {
+			case s.onReturn != nil:
+				return s.onReturn(r)
+			case len(r.Results) == 0 || s.verdict == nil:
+				return triUnknown
 			}
-		}
+			return s.verdict(r.Results[0])
+		},
+		Follow: t.sole,
 	}
+	return s
 }
 
 // retries runs the body of a predicate: the verdict of the first return
@@ -139,197 +78,12 @@ func (s *scenario) retries(body *ast.BlockStmt) tri {
 	if body == nil {
 		return triUnknown
 	}
-	v, _ := s.exec(body.List, nil)
-	return v
-}
-
-// exec runs stmts then rest; returned reports whether a return statement
-// was reached.
-func (s *scenario) exec(stmts, rest []ast.Stmt) (v tri, returned bool) {
-	s.depth++
-	defer func() { s.depth-- }()
-	if s.depth > 64 {
-		return triUnknown, true
-	}
-	for i, st := range stmts {
-		after := append(append([]ast.Stmt{}, stmts[i+1:]...), rest...)
-		switch st := st.(type) {
-		case *ast.ReturnStmt:
-			if s.onReturn != nil {
-				return s.onReturn(st), true
-			}
-			if len(st.Results) == 0 {
-				return triUnknown, true
-			}
-			return s.verdict(st.Results[0]), true
-		case *ast.BlockStmt:
-			return s.exec(st.List, after)
-		case *ast.AssignStmt, *ast.DeclStmt:
-			s.assign(st)
-		case *ast.IfStmt:
-			if st.Init != nil {
-				s.assign(st.Init)
-			}
-			var elseList []ast.Stmt
-			switch e := st.Else.(type) {
-			case *ast.BlockStmt:
-				elseList = e.List
-			case *ast.IfStmt:
-				elseList = []ast.Stmt{e}
-			}
-			switch s.eval(st.Cond) {
-			case triTrue:
-				return s.exec(st.Body.List, after)
-			case triFalse:
-				return s.exec(elseList, after)
-			}
-			a, _ := s.fork(func() (tri, bool) { return s.exec(st.Body.List, after) })
-			b, _ := s.fork(func() (tri, bool) { return s.exec(elseList, after) })
-			if a == b {
-				return a, true
-			}
-			return triUnknown, true
-		case *ast.SwitchStmt:
-			return s.switchStmt(st, after)
-		}
-	}
-	if len(rest) > 0 {
-		return s.exec(rest, nil)
-	}
-	return triUnknown, false
-}
-
-func (s *scenario) switchStmt(st *ast.SwitchStmt, after []ast.Stmt) (tri, bool) {
-	var def *ast.CaseClause
-	var unknown []tri
-	for _, c := range st.Body.List {
-		cc := c.(*ast.CaseClause)
-		if cc.List == nil {
-			def = cc
-			continue
-		}
-		m := triFalse
-		for _, e := range cc.List {
-			var r tri
-			if st.Tag == nil {
-				r = s.eval(e)
-			} else {
-				r = s.equal(st.Tag, e)
-			}
-			if r == triTrue {
-				m = triTrue
-				break
-			}
-			if r == triUnknown {
-				m = triUnknown
-			}
-		}
-		switch m {
-		case triTrue:
-			v, _ := s.exec(cc.Body, after)
-			return s.merge(unknown, v), true
-		case triUnknown:
-			v, _ := s.fork(func() (tri, bool) { return s.exec(cc.Body, after) })
-			unknown = append(unknown, v)
-		}
-	}
-	var v tri
-	if def != nil {
-		v, _ = s.exec(def.Body, after)
-	} else {
-		v, _ = s.exec(after, nil)
-	}
-	return s.merge(unknown, v), true
-}
-
-func (s *scenario) merge(alts []tri, v tri) tri {
-	for _, a := range alts {
-		if a != v {
-			return triUnknown
-		}
-	}
+	v, _ := s.run.Body(body.List)
 	return v
 }
 
 // eval evaluates a condition in the scenario.
-func (s *scenario) eval(e ast.Expr) tri {
-	e = ast.Unparen(e)
-	if id, ok := e.(*ast.Ident); ok {
-		if v, ok := s.env[id.Name]; ok {
-			return v
-		}
-	}
-	if s.truth != nil {
-		if r := s.truth(e); r != triUnknown {
-			return r
-		}
-	}
-	if v := s.val(e); v != nil && v.Kind() == constant.Bool {
-		return triOf(constant.BoolVal(v))
-	}
-	switch x := e.(type) {
-	case *ast.UnaryExpr:
-		if x.Op == token.NOT {
-			return s.eval(x.X).not()
-		}
-	case *ast.BinaryExpr:
-		switch x.Op {
-		case token.LAND:
-			return s.eval(x.X).and(s.eval(x.Y))
-		case token.LOR:
-			return s.eval(x.X).or(s.eval(x.Y))
-		case token.EQL:
-			return s.equal(x.X, x.Y)
-		case token.NEQ:
-			return s.equal(x.X, x.Y).not()
-		case token.LSS, token.LEQ, token.GTR, token.GEQ:
-			a, b := s.val(x.X), s.val(x.Y)
-			if a == nil || b == nil || a.Kind() == constant.Unknown || b.Kind() == constant.Unknown {
-				return triUnknown
-			}
-			return triOf(constant.Compare(a, x.Op, b))
-		}
-	case *ast.Ident:
-		if r := s.t.sole(x); r != ast.Expr(x) {
-			return s.eval(r)
-		}
-	}
-	return triUnknown
-}
-
-func (s *scenario) equal(a, b ast.Expr) tri {
-	x, y := s.val(a), s.val(b)
-	if x == nil || y == nil || x.Kind() == constant.Unknown || y.Kind() == constant.Unknown {
-		return triUnknown
-	}
-	if x.Kind() != y.Kind() && !(isNumeric(x) && isNumeric(y)) {
-		return triFalse
-	}
-	return triOf(constant.Compare(x, token.EQL, y))
-}
-
-func isNumeric(v constant.Value) bool {
-	return v.Kind() == constant.Int || v.Kind() == constant.Float
-}
-
-// val is the constant value of e in the scenario, or nil.
-func (s *scenario) val(e ast.Expr) constant.Value {
-	e = ast.Unparen(e)
-	if s.value != nil {
-		if v := s.value(e); v != nil {
-			return v
-		}
-	}
-	if tv, ok := s.t.info.Types[e]; ok && tv.Value != nil {
-		return tv.Value
-	}
-	if id, ok := e.(*ast.Ident); ok {
-		if r := s.t.sole(id); r != ast.Expr(id) {
-			return s.val(r)
-		}
-	}
-	return nil
-}
+func (s *scenario) eval(e ast.Expr) tri { return s.run.Bool(e) }
 
 // boolVerdict reads a returned bool: retry when it is true.
 func (s *scenario) boolVerdict(e ast.Expr) tri { return s.eval(e) }
@@ -338,7 +92,7 @@ func (s *scenario) boolVerdict(e ast.Expr) tri { return s.eval(e) }
 func (s *scenario) execReturns(stmts []ast.Stmt, read func(*ast.ReturnStmt) tri) (tri, bool) {
 	s.onReturn = read
 	defer func() { s.onReturn = nil }()
-	return s.exec(stmts, nil)
+	return s.run.Body(stmts)
 }
 
 // sole follows a local variable to the one value the function ever gives

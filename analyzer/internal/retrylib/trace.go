@@ -1066,29 +1066,23 @@ func (t *reader) compareValue(subject, k ast.Expr, op token.Token) failures {
 }
 
 // statusSubject reports whether a compared integer may hold an HTTP
-// status: one named for it (resp.StatusCode, code) or one whose name
-// the reader cannot see; never an exit code (ExitCode() == 128).
+// status: one named for it (resp.StatusCode, code), a variable set where
+// such a one is read, or one whose name the reader cannot see; never an
+// exit code (ExitCode() == 128).
 func (t *reader) statusSubject(e ast.Expr) bool {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.SelectorExpr:
-		return failure.StatusName(e.Sel.Name)
-	case *ast.Ident:
-		if failure.StatusName(e.Name) {
-			return true
-		}
-		// s := resp.StatusCode: named where it was read.
-		if x, where := t.value(e); x != nil && x != ast.Expr(e) {
+	status, named := failure.StatusNamed(e)
+	if status || !named {
+		return !named || status
+	}
+	// s := resp.StatusCode: named where it was read.
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if x, where := t.value(id); x != nil && x != ast.Expr(id) {
 			if _, ok := ast.Unparen(x).(*ast.Ident); !ok {
 				return where.statusSubject(x)
 			}
 		}
-		return false
-	case *ast.CallExpr:
-		if id := nameIdent(e.Fun); id != nil {
-			return failure.StatusName(id.Name)
-		}
 	}
-	return true
+	return false
 }
 
 func holds(c int64, op token.Token, k int64) bool {
