@@ -112,7 +112,7 @@ func ruleInfos() report.Rules {
 			Severity: r.Severity,
 			Summary:  r.Summary,
 			Help:     strings.TrimSpace(docs.Summary(r.Name) + " " + section(string(page), "Why it hurts")),
-			HelpURI:  projectURL + "/blob/main/docs/rules/" + r.Name + ".md",
+			HelpURI:  rulePageURL(r.Name),
 			Page:     string(page),
 		})
 	}

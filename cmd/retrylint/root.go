@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -63,12 +65,27 @@ that multiply. "retrylint report" runs both and writes one pre-merge report
 
 Exit status: 0 no finding at or above --fail-on, 1 findings at or above it,
 2 the run itself failed (bad flag, invalid input, type errors).`,
+		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if version, _ := cmd.Flags().GetBool("version"); version {
+				info, _ := debug.ReadBuildInfo()
+				return writeVersion(cmd.OutOrStdout(), info)
+			}
+			return cmd.Help()
+		},
 	}
-	// Flag errors are usage errors: exit 2 like any failed run.
+	root.Flags().Bool("version", false, `print the version of retrylint, of Go and of the modules it was built with, as "retrylint version" does`)
+	// Flag errors are usage errors: exit 2 like any failed run. execute
+	// says "retrylint: " before the message; the subcommand is named
+	// after it.
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return fmt.Errorf("%s: %w (see %q)", cmd.CommandPath(), err, cmd.CommandPath()+" --help")
+		help := fmt.Sprintf("(see %q)", cmd.CommandPath()+" --help")
+		if cmd == root {
+			return fmt.Errorf("%w %s", err, help)
+		}
+		return fmt.Errorf("%s: %w %s", strings.TrimPrefix(cmd.CommandPath(), root.Name()+" "), err, help)
 	})
 	root.AddCommand(
 		newCodeCmd(),

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -51,14 +52,23 @@ func summaryLine(sentence string) string {
 }
 
 func newRulesCmd() *cobra.Command {
-	return &cobra.Command{
+	format := "text"
+	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List every rule: name, half (code or topology), default severity, summary",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return writeCatalogue(cmd.OutOrStdout(), catalogue())
+			switch format {
+			case "text":
+				return writeCatalogue(cmd.OutOrStdout(), catalogue())
+			case "json":
+				return writeCatalogueJSON(cmd.OutOrStdout(), catalogue())
+			}
+			return fmt.Errorf("--format: want text or json, got %q", format)
 		},
 	}
+	cmd.Flags().StringVar(&format, "format", format, "output format: text|json")
+	return cmd
 }
 
 // writeCatalogue prints one rule a line, in aligned columns.
@@ -68,6 +78,33 @@ func writeCatalogue(w io.Writer, list []ruleInfo) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, r.Half, r.Severity, r.Summary)
 	}
 	return tw.Flush()
+}
+
+// rulePageURL is the URL of the page of rule.
+func rulePageURL(rule string) string {
+	return projectURL + "/blob/main/docs/rules/" + rule + ".md"
+}
+
+// catalogueEntry is a rule as rules --format json lists it.
+type catalogueEntry struct {
+	Name     string         `json:"name"`
+	Half     string         `json:"half"`
+	Severity model.Severity `json:"severity"`
+	Summary  string         `json:"summary"`
+	URL      string         `json:"url"`
+}
+
+// writeCatalogueJSON prints the rules as an indented JSON array, each
+// with the URL of its page.
+func writeCatalogueJSON(w io.Writer, list []ruleInfo) error {
+	entries := make([]catalogueEntry, 0, len(list))
+	for _, r := range list {
+		entries = append(entries, catalogueEntry{r.Name, r.Half, r.Severity, r.Summary, rulePageURL(r.Name)})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(entries)
 }
 
 func newExplainCmd() *cobra.Command {
