@@ -92,6 +92,10 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 	if err != nil {
 		return err
 	}
+	warnMisnamedConfig(cmd.ErrOrStderr(), &flags.gate, dir, cfg)
+	if flags.diff && flags.format != "text" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "retrylint: warning: --format %s is ignored: --diff prints the suggested fixes as a unified diff\n", flags.format)
+	}
 	if flags.fix || flags.diff {
 		return runFix(cmd, flags, fixRequest{dir: dir, cfg: cfg, tests: flags.tests, tags: flags.tags, diff: flags.diff, patterns: patterns})
 	}
@@ -168,7 +172,13 @@ func analyseCode(cfg codeConfig, rules []all.Rule) (*model.Result, *checker.Grap
 		return nil, nil, err
 	}
 	if lines := packageErrors(pkgs, cfg.Dir); len(lines) > 0 {
-		return nil, nil, &inputError{append(lines, tagsHint(pkgs, cfg.Tags))}
+		if !inModule(cfg.Dir) {
+			return nil, nil, noModuleError(cfg.Dir)
+		}
+		if mayNeedTags(pkgs) {
+			lines = append(lines, tagsHint(pkgs, cfg.Tags))
+		}
+		return nil, nil, &inputError{lines}
 	}
 
 	if err := retryconfig.Set(&retryconfig.Config{Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers, Tests: cfg.Tests}); err != nil {
@@ -238,8 +248,11 @@ func loadPackages(cfg codeConfig, names bool) ([]*packages.Package, error) {
 		Tests:      cfg.Tests,
 		BuildFlags: buildFlags,
 	}, cfg.Patterns...)
+	if err != nil && !inModule(cfg.Dir) {
+		return nil, noModuleError(cfg.Dir)
+	}
 	if err != nil {
-		return nil, err
+		return nil, goCommandError(err)
 	}
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("%s matched no packages", strings.Join(cfg.Patterns, " "))
@@ -289,6 +302,9 @@ func packageErrors(pkgs []*packages.Package, dir string) []string {
 				continue
 			}
 			line := fmt.Sprintf("%s: %s", p.ID, e.Msg)
+			if missingDirectory(e) {
+				line = p.ID + ": no such directory"
+			}
 			if e.Pos != "" && e.Pos != "-" {
 				line = fmt.Sprintf("%s: %s", relPos(dir, e.Pos), e.Msg)
 			}

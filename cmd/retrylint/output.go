@@ -28,10 +28,10 @@ func writeFileAtomic(data []byte, output string, stdout io.Writer) error {
 		_, err := stdout.Write(data)
 		return err
 	}
-	return writeOutput(output, func(w io.Writer) error {
+	return asOutputError(output, writeOutput(output, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
-	})
+	}))
 }
 
 // isStdout reports whether output names this process's standard output,

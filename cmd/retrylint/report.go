@@ -86,6 +86,7 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 	if err != nil {
 		return err
 	}
+	warnMisnamedConfig(stderr, &f.gate, wd, cfg)
 	a := &reportRun{flags: f, cfg: cfg, wd: wd, stderr: stderr}
 	res, err := a.run(wd, "")
 	if err != nil {

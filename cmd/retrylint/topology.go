@@ -71,6 +71,7 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 	if err != nil {
 		return err
 	}
+	warnMisnamedConfig(stderr, &f.gate, wd, cfg)
 	res, run, err := checkTopology(args, topology.Options{Skip: cfg.Ignored, Code: codeLoader(wd, cfg, nil, nil)}, f.budget, cfg.Budget)
 	if err != nil {
 		return err
@@ -231,7 +232,7 @@ func writeSkipped(w io.Writer, graphs []*topology.Graph) {
 // when there are several, and a summary line.
 func writeTopologyText(w io.Writer, res *model.Result, run *topologyRun, color bool) error {
 	var b bytes.Buffer
-	opts := report.TextOptions{Color: color, Severity: true}
+	opts := report.TextOptions{Color: color}
 	shown := withSharedPipelines(res)
 	if run == nil || len(run.graphs) <= 1 {
 		if err := report.WriteTextOptions(&b, shown, opts); err != nil {
