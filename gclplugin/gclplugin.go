@@ -233,7 +233,7 @@ func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 // combine is one analyzer that runs the analyzers of rules on its pass.
 // golangci-lint prefixes a finding with the analyzer's name when it is not
 // the linter's; with one analyzer named as the linter a finding reads
-// "file:line:col: rule: message (retrylint)", as retrylint code prints it.
+// "file:line:col: rule: message (retrylint)", as go vet prints it.
 // It requires what the rules require and declares the facts they declare,
 // so each rule's Run finds its results and may export its facts.
 func combine(rules []all.Rule) *analysis.Analyzer {

@@ -55,7 +55,7 @@ func renderAll(t *testing.T, r *model.Result) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for name, write := range map[string]func(*bytes.Buffer) error{
-		"text":  func(b *bytes.Buffer) error { return WriteTextOptions(b, r, TextOptions{Severity: true}) },
+		"text":  func(b *bytes.Buffer) error { return WriteTextOptions(b, r, TextOptions{}) },
 		"json":  func(b *bytes.Buffer) error { return WriteJSON(b, r) },
 		"sarif": func(b *bytes.Buffer) error { return WriteSARIF(b, r, SARIFOptions{Rules: catalogue}) },
 		"markdown": func(b *bytes.Buffer) error {

@@ -70,9 +70,6 @@ type TextOptions struct {
 	// Color highlights the position and the rule with ANSI escapes;
 	// for terminals only.
 	Color bool
-	// Severity writes each finding's severity after its position, as
-	// compilers do: file:line:col: warning: rule: message.
-	Severity bool
 }
 
 // ANSI escapes of the text format's colours.
@@ -85,8 +82,8 @@ const (
 )
 
 // WriteTextOptions writes one finding a line, compiler style:
-// file:line:col: rule: message (file:line:col: severity: rule: message with
-// Severity). What comes from the input is escaped
+// file:line:col: severity: rule: message, in both halves, so that one
+// editor problem matcher reads them all. What comes from the input is escaped
 // (EscapeText), so a finding is always exactly one line, and no line
 // reads as a CI command (DefuseText).
 func WriteTextOptions(w io.Writer, r *model.Result, opts TextOptions) error {
@@ -101,9 +98,7 @@ func WriteTextOptions(w io.Writer, r *model.Result, opts TextOptions) error {
 func writeText(w io.Writer, r *model.Result, opts TextOptions) error {
 	for _, f := range r.Findings {
 		f.File, f.Rule, f.Message = EscapeLineStart(f.File), EscapeText(f.Rule), EscapeText(f.Message)
-		if opts.Severity {
-			f.Rule = severityWord(f.Severity) + ": " + f.Rule
-		}
+		f.Rule = severityWord(f.Severity) + ": " + f.Rule
 		var err error
 		if opts.Color {
 			_, err = fmt.Fprintf(w, "%s%s:%d:%d:%s %s%s:%s %s\n",

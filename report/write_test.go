@@ -17,7 +17,7 @@ func TestWriteText(t *testing.T) {
 	if err := WriteText(&buf, sample); err != nil {
 		t.Fatal(err)
 	}
-	want := "a/b.go:12:3: fixed-sleep: waits 1s\ninfra/job.yaml:4:1: amplification: 12 runs\n"
+	want := "a/b.go:12:3: error: fixed-sleep: waits 1s\ninfra/job.yaml:4:1: warning: amplification: 12 runs\n"
 	if buf.String() != want {
 		t.Errorf("WriteText:\n got %q\nwant %q", buf.String(), want)
 	}
@@ -28,8 +28,8 @@ func TestWriteTextColor(t *testing.T) {
 	if err := WriteTextOptions(&buf, sample, TextOptions{Color: true}); err != nil {
 		t.Fatal(err)
 	}
-	want := "\x1b[1ma/b.go:12:3:\x1b[0m \x1b[31mfixed-sleep:\x1b[0m waits 1s\n" +
-		"\x1b[1minfra/job.yaml:4:1:\x1b[0m \x1b[33mamplification:\x1b[0m 12 runs\n"
+	want := "\x1b[1ma/b.go:12:3:\x1b[0m \x1b[31merror: fixed-sleep:\x1b[0m waits 1s\n" +
+		"\x1b[1minfra/job.yaml:4:1:\x1b[0m \x1b[33mwarning: amplification:\x1b[0m 12 runs\n"
 	if buf.String() != want {
 		t.Errorf("WriteTextOptions with colour:\n got %q\nwant %q", buf.String(), want)
 	}

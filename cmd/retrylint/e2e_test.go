@@ -201,7 +201,7 @@ func TestE2ECodeText(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1; stderr %q", r.code, r.stderr)
 	}
-	want := regexp.MustCompile(`(?m)^bad/bad\.go:` + strconv.Itoa(sleepLine(t)) + `:\d+: fixed-sleep: \S`)
+	want := regexp.MustCompile(`(?m)^bad/bad\.go:` + strconv.Itoa(sleepLine(t)) + `:\d+: error: fixed-sleep: \S`)
 	if !want.MatchString(r.stdout) {
 		t.Errorf("text output %q, want a line matching %s", r.stdout, want)
 	}
@@ -352,8 +352,8 @@ func TestE2ESettings(t *testing.T) {
 	line := lineOf(t, filepath.Join(dir, "configured", "configured.go"), "for attempt := range 4")
 	finding := fmt.Sprintf("configured.go:%d:2: unclassified-retry: ", line)
 
-	if r := retrylint(t, "code", "./configured"); r.code != 1 || !strings.Contains(r.stdout, finding) {
-		t.Errorf("retrylint code without the setting: exit %d, stdout %q; want 1 and %q", r.code, r.stdout, finding)
+	if r := retrylint(t, "code", "./configured"); r.code != 1 || !strings.Contains(r.stdout, asText(finding)) {
+		t.Errorf("retrylint code without the setting: exit %d, stdout %q; want 1 and %q", r.code, r.stdout, asText(finding))
 	}
 	if r := runIn(t, dir, "go", "vet", "-vettool="+binary, "./configured"); r.code == 0 || !strings.Contains(r.stderr, finding) {
 		t.Errorf("go vet without the setting: exit %d, stderr %q; want failure and %q", r.code, r.stderr, finding)
@@ -384,7 +384,7 @@ func TestE2ETags(t *testing.T) {
 		t.Errorf("without the tag: exit %d, stdout %q, stderr %q; want 2, the type error, the package and a hint at --tags", r.code, r.stdout, r.stderr)
 	}
 	r = retrylint(t, "code", "--tags", "integration", "./tagged")
-	if r.code != 1 || !strings.Contains(r.stdout, "tagged.go:14:3: fixed-sleep: ") {
+	if r.code != 1 || !strings.Contains(r.stdout, "tagged.go:14:3: error: fixed-sleep: ") {
 		t.Errorf("--tags integration: exit %d, stdout %q, stderr %q; want 1 and the fixed sleep", r.code, r.stdout, r.stderr)
 	}
 }
@@ -397,8 +397,8 @@ func TestE2ETags(t *testing.T) {
 func TestE2EInterfaceFacts(t *testing.T) {
 	line := lineOf(t, filepath.Join(e2eDir(t), "behind", "behind.go"), "for range 5")
 	finding := fmt.Sprintf("behind.go:%d:2: nested-retry: retry loop retries c.Request, which retries too (broker.go:", line)
-	if r := retrylint(t, "code", "./behind"); r.code != 1 || !strings.Contains(r.stdout, finding) {
-		t.Errorf("retrylint code ./behind: exit %d, stdout %q, stderr %q; want 1 and %q", r.code, r.stdout, r.stderr, finding)
+	if r := retrylint(t, "code", "./behind"); r.code != 1 || !strings.Contains(r.stdout, asText(finding)) {
+		t.Errorf("retrylint code ./behind: exit %d, stdout %q, stderr %q; want 1 and %q", r.code, r.stdout, r.stderr, asText(finding))
 	}
 	if r := runIn(t, e2eDir(t), "go", "vet", "-vettool="+binary, "./behind"); r.code == 0 || !strings.Contains(r.stderr, finding) {
 		t.Errorf("go vet ./behind: exit %d, stderr %q; want failure and %q", r.code, r.stderr, finding)
@@ -411,8 +411,8 @@ func TestE2EInterfaceFacts(t *testing.T) {
 func TestE2EFacts(t *testing.T) {
 	line := lineOf(t, filepath.Join(e2eDir(t), "paced", "paced.go"), "time.Sleep(pacing.Exponential")
 	finding := fmt.Sprintf("paced.go:%d:3: no-jitter: retry wait (pacing.Exponential(", line)
-	if r := retrylint(t, "code", "./paced"); r.code != 1 || !strings.Contains(r.stdout, finding) {
-		t.Errorf("retrylint code ./paced: exit %d, stdout %q, stderr %q; want 1 and %q", r.code, r.stdout, r.stderr, finding)
+	if r := retrylint(t, "code", "./paced"); r.code != 1 || !strings.Contains(r.stdout, asText(finding)) {
+		t.Errorf("retrylint code ./paced: exit %d, stdout %q, stderr %q; want 1 and %q", r.code, r.stdout, r.stderr, asText(finding))
 	}
 	if r := runIn(t, e2eDir(t), "go", "vet", "-vettool="+binary, "./paced"); r.code == 0 || !strings.Contains(r.stderr, finding) {
 		t.Errorf("go vet ./paced: exit %d, stderr %q; want failure and %q", r.code, r.stderr, finding)
