@@ -43,6 +43,13 @@ type SARIFOptions struct {
 	Rules Rules
 	// InformationURI is the tool's home page.
 	InformationURI string
+	// Source reads a finding's file, named as the finding names it; nil
+	// reads none. From a file's text come each result's
+	// primaryLocationLineHash, the fingerprint GitHub code scanning
+	// tracks alerts by, and its columns in UTF-16 code units; a file that
+	// cannot be read gives neither (columns are then as the finding has
+	// them, exact on ASCII lines).
+	Source func(file string) ([]byte, error)
 }
 
 // SARIF 2.1.0 objects, as much of them as retrylint fills.
@@ -53,8 +60,9 @@ type (
 		Runs    []sarifRun `json:"runs"`
 	}
 	sarifRun struct {
-		Tool    sarifTool     `json:"tool"`
-		Results []sarifResult `json:"results"`
+		Tool       sarifTool     `json:"tool"`
+		Results    []sarifResult `json:"results"`
+		ColumnKind string        `json:"columnKind"`
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
@@ -116,6 +124,14 @@ type (
 // fingerprints in SARIF.
 const FingerprintKey = "retrylintFingerprint/v1"
 
+// lineHashKey is the partialFingerprints key GitHub code scanning tracks
+// alerts by (see lineHashes).
+const lineHashKey = "primaryLocationLineHash"
+
+// columnKind is the unit of the columns in a log: UTF-16 code units, as
+// GitHub and the editors that read SARIF count them.
+const columnKind = "utf16CodeUnits"
+
 // sarifSchema is the schema URI of SARIF 2.1.0.
 const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -143,11 +159,12 @@ func WriteSARIF(w io.Writer, r *model.Result, opts SARIFOptions) error {
 	results := make([]sarifResult, 0, len(r.Findings))
 	fps := model.Fingerprints(r.Findings)
 	isNew := newFindings(r)
+	sources := newSourceTexts(opts.Source)
 	for i, f := range r.Findings {
 		if _, ok := index[jsonText(f.Rule)]; !ok {
 			addRule(RuleInfo{ID: f.Rule, Severity: f.Severity, Summary: f.Rule})
 		}
-		res := sarifResultOf(f, index[jsonText(f.Rule)], fps[i])
+		res := sarifResultOf(f, index[jsonText(f.Rule)], fps[i], sources.of(f.File))
 		if isNew != nil {
 			res.BaselineState = "unchanged"
 			if isNew[f] {
@@ -160,7 +177,7 @@ func WriteSARIF(w io.Writer, r *model.Result, opts SARIFOptions) error {
 		driver.Rules = []sarifRule{}
 	}
 	log := sarifLog{Schema: sarifSchema, Version: "2.1.0",
-		Runs: []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}}}
+		Runs: []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results, ColumnKind: columnKind}}}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
@@ -225,8 +242,9 @@ func sentence(s string) string {
 	return s + "."
 }
 
-// sarifResultOf is the SARIF result of one finding.
-func sarifResultOf(f model.Finding, ruleIndex int, fingerprint string) sarifResult {
+// sarifResultOf is the SARIF result of one finding; src is the text of its
+// file, nil when unknown.
+func sarifResultOf(f model.Finding, ruleIndex int, fingerprint string, src *sourceText) sarifResult {
 	msg := f.Message
 	if f.Fix != "" && !strings.Contains(msg, f.Fix) {
 		msg = sentence(msg) + " Fix: " + f.Fix
@@ -252,7 +270,10 @@ func sarifResultOf(f model.Finding, ruleIndex int, fingerprint string) sarifResu
 	if f.File != "" {
 		loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: fileURI(f.File), URIBaseID: "%SRCROOT%"}}
 		if f.Line > 0 {
-			loc.Region = regionOf(f)
+			loc.Region = regionOf(src.inUTF16(f))
+			if h := src.lineHash(f.Line); h != "" {
+				res.PartialFingerprints[lineHashKey] = h
+			}
 		}
 		res.Locations = []sarifLocation{{PhysicalLocation: loc}}
 	}

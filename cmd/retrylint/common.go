@@ -74,7 +74,7 @@ func render(w io.Writer, res *model.Result, format string, opts renderOptions) e
 	case "text", "":
 		return report.WriteTextOptions(w, res, report.TextOptions{Color: opts.color})
 	case "sarif":
-		return report.WriteSARIF(w, res, report.SARIFOptions{Rules: ruleInfos(), InformationURI: projectURL})
+		return report.WriteSARIF(w, res, report.SARIFOptions{Rules: ruleInfos(), InformationURI: projectURL, Source: readSource})
 	case "markdown":
 		return report.WriteMarkdown(w, res, report.MarkdownOptions{FailOn: opts.failOn, Rules: ruleInfos(), LinkBase: opts.linkBase})
 	case "dot":
