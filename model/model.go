@@ -49,6 +49,13 @@ type Finding struct {
 	// module, as the text output's heading names it; "" for the rest of
 	// what was named, for a run of one pipeline and for the code half.
 	Pipeline string `json:"pipeline,omitempty"`
+	// Function and Loop place a finding of the code half for the
+	// baseline, which keys on them rather than on its line or message:
+	// the function that encloses it as Go names it (F, T.M, (*T).M) and
+	// the shape of the loop it is in or at, its header with the literals
+	// elided. No format writes them.
+	Function string `json:"-"`
+	Loop     string `json:"-"`
 }
 
 // Factor is one edge of a chain's witness path with what it contributes.

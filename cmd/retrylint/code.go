@@ -197,6 +197,7 @@ func analyseCode(cfg codeConfig, rules []all.Rule) (*model.Result, *checker.Grap
 
 	res := newResult()
 	seen := make(map[model.Finding]bool)
+	sites := make(map[*packages.Package]*codeSites)
 	var failures, blocked []string
 	for _, act := range graph.Roots {
 		if act.Err != nil {
@@ -212,7 +213,11 @@ func analyseCode(cfg codeConfig, rules []all.Rule) (*model.Result, *checker.Grap
 			continue // retryloop: read by the topology, reports nothing
 		}
 		for _, d := range act.Diagnostics {
+			if sites[act.Package] == nil {
+				sites[act.Package] = newCodeSites(act.Package.Fset, act.Package.Syntax)
+			}
 			f := toFinding(act.Package.Fset, d, ruleOf[act.Analyzer], cfg.Dir)
+			f = placeFinding(f, d, act.Package.Fset, sites[act.Package].at(d.Pos))
 			if !seen[f] { // report a repeated diagnostic once
 				seen[f] = true
 				res.Findings = append(res.Findings, f)
@@ -411,6 +416,19 @@ func toFinding(fset *token.FileSet, d analysis.Diagnostic, rule, dir string) mod
 	}
 	if len(d.SuggestedFixes) > 0 {
 		f.Fix = d.SuggestedFixes[0].Message
+	}
+	return f
+}
+
+// placeFinding gives f, of diagnostic d, its site: the function and loop
+// the baseline keys it on, and, for a finding about the loop as a whole
+// (a point in the loop's header), a region over the header.
+func placeFinding(f model.Finding, d analysis.Diagnostic, fset *token.FileSet, site codeSite) model.Finding {
+	f.Function, f.Loop = site.function, site.loop
+	point := !d.End.IsValid() || d.End == d.Pos
+	if point && site.header.IsValid() && site.header <= d.Pos && d.Pos < site.headerEnd {
+		end := fset.Position(site.headerEnd)
+		f.EndLine, f.EndColumn = end.Line, end.Column
 	}
 	return f
 }

@@ -106,6 +106,8 @@ func TestCheckCodeFinding(t *testing.T) {
 		EndLine:   line,
 		EndColumn: 26,
 		Fix:       "use jittered backoff",
+		Function:  "Fetch",
+		Loop:      "for i := _ ; i < _ ; i ++",
 	}
 	if !slices.Equal(res.Findings, []model.Finding{want}) {
 		t.Errorf("findings:\n got %+v\nwant %+v", res.Findings, []model.Finding{want})
