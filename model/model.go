@@ -115,6 +115,11 @@ type Result struct {
 	// Changes compares the result with a base (retrylint report --base);
 	// nil otherwise.
 	Changes *Changes `json:"changes,omitempty"`
+	// Scope lists the files the run read, as findings name them: the Go
+	// files of the packages checked, the manifests loaded. A baseline
+	// entry of one of them that matches no finding is stale; one of
+	// another file may be the other half's. No format writes it.
+	Scope []string `json:"-"`
 }
 
 // Sort puts findings and chains in a deterministic order: chains by

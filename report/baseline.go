@@ -10,9 +10,14 @@ import (
 	"github.com/retrylint/retrylint/model"
 )
 
-// Baseline is a set of accepted findings, by fingerprint, so that a team
-// can adopt the gate without fixing every existing finding first. Rule,
-// file and message are kept for the reader; only the fingerprint counts.
+// Baseline is a set of accepted findings, so that a team can adopt the
+// gate without fixing every existing finding first. An entry of version 2
+// names where its finding is: the rule, the file, and the function and
+// the loop's shape (code) or the component (topology); neither the line
+// nor the message, so that moved lines, a changed delay or attempt count
+// and a reworded message keep it. An entry of version 1, as written
+// before, holds the fingerprint of its finding, message included; it is
+// still read. The message is kept for the reader.
 type Baseline struct {
 	Version  int             `json:"version"`
 	Findings []BaselineEntry `json:"findings"`
@@ -20,20 +25,63 @@ type Baseline struct {
 
 // BaselineEntry is one accepted finding.
 type BaselineEntry struct {
-	Fingerprint string `json:"fingerprint"`
+	Fingerprint string `json:"fingerprint,omitempty"` // version 1
 	Rule        string `json:"rule"`
 	File        string `json:"file"`
-	Message     string `json:"message"`
+	Function    string `json:"function,omitempty"`
+	Loop        string `json:"loop,omitempty"`
+	Component   string `json:"component,omitempty"`
+	// Pipeline is said only for a finding outside its pipeline's
+	// directory, where two pipelines may report the same finding.
+	Pipeline string `json:"pipeline,omitempty"`
+	Message  string `json:"message"`
 }
+
+// baselineVersion is the version NewBaseline writes.
+const baselineVersion = 2
 
 // NewBaseline accepts every one of findings.
 func NewBaseline(findings []model.Finding) *Baseline {
-	b := &Baseline{Version: 1, Findings: []BaselineEntry{}}
-	for i, fp := range model.Fingerprints(findings) {
-		f := findings[i]
-		b.Findings = append(b.Findings, BaselineEntry{Fingerprint: fp, Rule: f.Rule, File: f.File, Message: f.Message})
+	b := &Baseline{Version: baselineVersion, Findings: []BaselineEntry{}}
+	for _, f := range findings {
+		b.Findings = append(b.Findings, entryOf(f))
 	}
 	return b
+}
+
+// entryOf is the version 2 entry that accepts f.
+func entryOf(f model.Finding) BaselineEntry {
+	e := BaselineEntry{Rule: f.Rule, File: f.File, Function: f.Function, Loop: f.Loop, Component: f.Component, Message: f.Message}
+	if f.OutsidePipeline() {
+		e.Pipeline = f.Pipeline
+	}
+	return e
+}
+
+// key is what a version 2 entry matches on.
+func (e BaselineEntry) key() string {
+	return strings.Join([]string{e.Rule, e.File, e.Function, e.Loop, e.Component, e.Pipeline}, "\x00")
+}
+
+// String says the entry for a person: "fixed-sleep in pay.go, (*C).Get",
+// "amplification in job.yaml, component job".
+func (e BaselineEntry) String() string {
+	s := e.Rule + " in " + e.File
+	if e.File == "" {
+		s = e.Rule
+	}
+	switch {
+	case e.Function != "":
+		s += ", " + e.Function
+	case e.Component != "":
+		s += ", component " + e.Component
+	case e.Fingerprint != "" && e.Message != "":
+		s += ": " + e.Message
+	}
+	if e.Pipeline != "" {
+		s += " (pipeline " + e.Pipeline + ")"
+	}
+	return s
 }
 
 // WriteBaseline writes b as indented JSON.
@@ -53,13 +101,21 @@ func ReadBaseline(name string, src []byte) (*Baseline, error) {
 	if err := dec.Decode(&b); err != nil {
 		return nil, fmt.Errorf("%s: invalid baseline: %v", positionOf(name, src, dec.InputOffset(), err), jsonMessage(err))
 	}
-	if b.Version != 1 {
-		return nil, fmt.Errorf("%s:1:1: invalid baseline: want \"version\": 1, got %d", name, b.Version)
-	}
-	for _, e := range b.Findings {
-		if e.Fingerprint == "" {
-			return nil, fmt.Errorf("%s:1:1: invalid baseline: a finding without a fingerprint", name)
+	switch b.Version {
+	case 1:
+		for _, e := range b.Findings {
+			if e.Fingerprint == "" {
+				return nil, fmt.Errorf("%s:1:1: invalid baseline: a finding without a fingerprint", name)
+			}
 		}
+	case baselineVersion:
+		for _, e := range b.Findings {
+			if e.Rule == "" {
+				return nil, fmt.Errorf("%s:1:1: invalid baseline: a finding without a rule", name)
+			}
+		}
+	default:
+		return nil, fmt.Errorf("%s:1:1: invalid baseline: want \"version\": %d (or 1), got %d", name, baselineVersion, b.Version)
 	}
 	return &b, nil
 }
@@ -84,18 +140,52 @@ func jsonMessage(err error) string {
 	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
-// Filter returns the findings the baseline does not accept, and how many
-// it accepted.
-func (b *Baseline) Filter(findings []model.Finding) ([]model.Finding, int) {
-	accepted := make(map[string]bool, len(b.Findings))
-	for _, e := range b.Findings {
-		accepted[e.Fingerprint] = true
+// Filter returns the findings the baseline does not accept, and the
+// entries that accept none of findings: stale, once what they recorded
+// was fixed or removed. An entry accepts one finding: two findings of
+// one loop and rule need two entries.
+func (b *Baseline) Filter(findings []model.Finding) ([]model.Finding, []BaselineEntry) {
+	open := make(map[string][]int, len(b.Findings)) // key → entries not yet matched
+	for i, e := range b.Findings {
+		k := b.entryKey(e)
+		open[k] = append(open[k], i)
 	}
+	used := make([]bool, len(b.Findings))
 	out := findings[:0:0]
-	for i, fp := range model.Fingerprints(findings) {
-		if !accepted[fp] {
-			out = append(out, findings[i])
+	for i, k := range b.findingKeys(findings) {
+		if entries := open[k]; len(entries) > 0 {
+			used[entries[0]] = true
+			open[k] = entries[1:]
+			continue
+		}
+		out = append(out, findings[i])
+	}
+	var stale []BaselineEntry
+	for i, e := range b.Findings {
+		if !used[i] {
+			stale = append(stale, e)
 		}
 	}
-	return out, len(findings) - len(out)
+	return out, stale
+}
+
+// entryKey is what e matches on: its fingerprint in version 1.
+func (b *Baseline) entryKey(e BaselineEntry) string {
+	if b.Version == 1 {
+		return e.Fingerprint
+	}
+	return e.key()
+}
+
+// findingKeys are the keys of findings, as entryKey's: their fingerprints
+// in version 1.
+func (b *Baseline) findingKeys(findings []model.Finding) []string {
+	if b.Version == 1 {
+		return model.Fingerprints(findings)
+	}
+	keys := make([]string, len(findings))
+	for i, f := range findings {
+		keys[i] = entryOf(f).key()
+	}
+	return keys
 }

@@ -10,6 +10,8 @@ import (
 func FuzzReadBaseline(f *testing.F) {
 	f.Add([]byte(`{"version": 1, "findings": [{"fingerprint": "ab", "rule": "r", "file": "f", "message": "m"}]}`))
 	f.Add([]byte(`{"version": 1, "findings": [}`))
+	f.Add([]byte(`{"version": 2, "findings": [{"rule": "fixed-sleep", "file": "a.go", "function": "(*C).Get", "loop": "for { }", "message": "m"}]}`))
+	f.Add([]byte(`{"version": 2, "findings": [{"rule": "amplification", "file": "job.yaml", "component": "job", "pipeline": "envs/prod"}]}`))
 	f.Add([]byte(``))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		b, err := ReadBaseline("b.json", src)

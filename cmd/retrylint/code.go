@@ -227,6 +227,7 @@ func analyseCode(cfg codeConfig, rules []all.Rule) (*model.Result, *checker.Grap
 	if len(failures) == 0 {
 		failures = blocked // else the prerequisite's own failure says why
 	}
+	res.Scope = goFilesOf(roots, cfg.Dir)
 	if len(failures) > 0 {
 		slices.Sort(failures)
 		return nil, nil, errors.New(strings.Join(failures, "\n"))

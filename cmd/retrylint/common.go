@@ -268,7 +268,9 @@ func (g *gateFlags) applyBaseline(res *model.Result, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res.Findings, _ = b.Filter(res.Findings)
+	var stale []report.BaselineEntry
+	res.Findings, stale = b.Filter(res.Findings)
+	warnStale(stderr, g.baseline, staleInScope(stale, res.Scope))
 	return nil
 }
 

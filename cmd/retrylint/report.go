@@ -168,16 +168,18 @@ func (a *reportRun) run(root, base string) (*model.Result, error) {
 			return nil, fmt.Errorf("%s%w", baseLabel(base), err)
 		}
 		res.Findings = append(res.Findings, code.Findings...)
+		res.Scope = append(res.Scope, code.Scope...)
 		// The topology's app layer reads the same analysis.
 		shared = codelayer.FromGraph(graph, root)
 	}
 	if len(a.flags.topology) > 0 {
-		findings, chains, err := a.topology(root, base != "", cfg, shared)
+		top, err := a.topology(root, base != "", cfg, shared)
 		if err != nil {
 			return nil, fmt.Errorf("%s%w", baseLabel(base), err)
 		}
-		res.Findings = append(res.Findings, findings...)
-		res.Chains = chains
+		res.Findings = append(res.Findings, top.Findings...)
+		res.Chains = top.Chains
+		res.Scope = append(res.Scope, top.Scope...)
 	}
 	res.Findings = cfg.Apply(res.Findings, root)
 	res.Sort()
@@ -211,25 +213,22 @@ func (a *reportRun) configAt(root string) *config.Config {
 // (inBase), a path the base does not have is skipped: the change added it.
 // The Go packages of apps with `source:` are read from shared when the
 // --code analysis holds them, and analysed otherwise.
-func (a *reportRun) topology(root string, inBase bool, cfg *config.Config, shared *codelayer.Index) ([]model.Finding, []model.Chain, error) {
+func (a *reportRun) topology(root string, inBase bool, cfg *config.Config, shared *codelayer.Index) (*model.Result, error) {
 	var paths []string
 	for _, p := range a.flags.topology {
 		q, ok, err := a.pathIn(root, p, inBase)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if ok {
 			paths = append(paths, q)
 		}
 	}
 	if len(paths) == 0 {
-		return nil, nil, nil // the base has none of the paths
+		return &model.Result{}, nil // the base has none of the paths
 	}
 	res, _, err := checkTopology(paths, topology.Options{WorkDir: root, Skip: cfg.Ignored, Code: codeLoader(root, cfg, a.flags.tags, shared)}, a.flags.budget, cfg.Budget)
-	if err != nil {
-		return nil, nil, err
-	}
-	return res.Findings, res.Chains, nil
+	return res, err
 }
 
 // pathIn maps a --topology path, relative to the working directory, into

@@ -158,6 +158,7 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 		for name := range assumedNames(g) {
 			res.Assumed = append(res.Assumed, name)
 		}
+		res.Scope = append(res.Scope, manifestsOf(g)...)
 	}
 	sort.Strings(res.Assumed)
 	res.Assumed = slices.Compact(res.Assumed)
