@@ -33,6 +33,9 @@ type Options struct {
 	// Code reads the retry loops of the Go packages an app names with
 	// `source:`, for its calls with `func:`; nil leaves `source:` unread.
 	Code Code
+	// Read, when set, is called after each manifest read: a run's
+	// progress line counts them.
+	Read func()
 }
 
 // loader collects declarations from files before linking.
@@ -288,11 +291,19 @@ func (ld *loader) file(abs string, named bool) error {
 		}
 		return &InputError{Pos: ie.Pos, Msg: ie.Msg + ignoreHint}
 	}
-	ld.loaded++
+	ld.countRead()
 	if !known {
 		ld.skip(name, SkipUnknown)
 	}
 	return nil
+}
+
+// countRead counts a manifest read.
+func (ld *loader) countRead() {
+	ld.loaded++
+	if ld.opts.Read != nil {
+		ld.opts.Read()
+	}
 }
 
 // parses reports whether src is valid YAML in a known encoding.

@@ -38,7 +38,7 @@ func (ld *loader) addTerraform(abs string, named bool) {
 		ld.tfDirs = append(ld.tfDirs, dir)
 	}
 	ld.tfFiles[dir] = append(ld.tfFiles[dir], abs)
-	ld.loaded++
+	ld.countRead()
 }
 
 // markdownFence matches a Markdown code fence at the start of a line: a

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/spf13/cobra"
@@ -34,6 +35,7 @@ type codeFlags struct {
 	tags  []string
 	fix   bool // apply the suggested fixes
 	diff  bool // print the suggested fixes as a unified diff
+	run   runFlags
 }
 
 func newCodeCmd() *cobra.Command {
@@ -61,11 +63,14 @@ retry helpers. --baseline accepts the findings recorded in a baseline file.
   retrylint code --fix ./...     # apply them
   go vet -vettool=$(command -v retrylint) ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCode(cmd, flags, args)
+			return flags.run.within(cmd, func(w *watch) error {
+				return runCode(cmd, flags, args, w)
+			})
 		},
 	}
 	flags.register(cmd)
 	flags.gate.register(cmd)
+	flags.run.register(cmd, "say on standard error how long each phase took: load, analyse, write")
 	cmd.Flags().BoolVar(&flags.tests, "tests", false, "also check the _test.go files of the packages")
 	cmd.Flags().StringSliceVar(&flags.tags, "tags", nil, "build tags to load the packages with, comma-separated, as go build -tags")
 	cmd.Flags().BoolVar(&flags.fix, "fix", false, "apply the suggested fixes, then report what is left")
@@ -75,7 +80,7 @@ retry helpers. --baseline accepts the findings recorded in a baseline file.
 
 // runCode is "retrylint code": check, report, and turn the findings into
 // the exit status.
-func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
+func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string, w *watch) error {
 	if err := flags.validate(); err != nil {
 		return err
 	}
@@ -97,10 +102,10 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 		fmt.Fprintf(cmd.ErrOrStderr(), "retrylint: warning: --format %s is ignored: --diff prints the suggested fixes as a unified diff\n", flags.format)
 	}
 	if flags.fix || flags.diff {
-		return runFix(cmd, flags, fixRequest{dir: dir, cfg: cfg, tests: flags.tests, tags: flags.tags, diff: flags.diff, patterns: patterns})
+		return runFix(cmd, flags, fixRequest{dir: dir, cfg: cfg, tests: flags.tests, tags: flags.tags, diff: flags.diff, patterns: patterns, watch: w})
 	}
 	res, err := checkCode(codeConfig{Dir: dir, Patterns: patterns, Tests: flags.tests, Tags: flags.tags,
-		Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers}, all.Rules())
+		Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers, Watch: w}, all.Rules())
 	var inErr *inputError
 	if errors.As(err, &inErr) {
 		for _, line := range inErr.lines {
@@ -114,7 +119,10 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string) error {
 	if err := flags.gate.apply(res, cfg, dir, cmd.ErrOrStderr()); err != nil {
 		return err
 	}
-	if err := flags.write(res, cmd.OutOrStdout()); err != nil {
+	stop := w.start("write")
+	err = flags.write(res, cmd.OutOrStdout())
+	stop()
+	if err != nil {
 		return err
 	}
 	return verdict(res.Findings, flags.failOn)
@@ -131,6 +139,9 @@ type codeConfig struct {
 	// the retryconfig analyzer), from the configuration.
 	Classifiers  []string
 	RetryHelpers []config.RetryHelper
+
+	// Watch times the phases and shows the progress; nil: neither.
+	Watch *watch
 }
 
 // inputError reports packages that did not load or type-check, one
@@ -159,38 +170,14 @@ func analyseCode(cfg codeConfig, rules []all.Rule) (*model.Result, *checker.Grap
 		analyzers = append(analyzers, r.Analyzer)
 	}
 
-	listed, err := loadPackages(cfg, true)
+	roots, err := loadRoots(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	requested := make(map[string]bool)
-	for _, p := range listed {
-		requested[p.ID] = true
-	}
-	pkgs, err := withModuleDeps(cfg, listed)
-	if err != nil {
-		return nil, nil, err
-	}
-	if lines := packageErrors(pkgs, cfg.Dir); len(lines) > 0 {
-		if !inModule(cfg.Dir) {
-			return nil, nil, noModuleError(cfg.Dir)
-		}
-		if mayNeedTags(pkgs) {
-			lines = append(lines, tagsHint(pkgs, cfg.Tags))
-		}
-		return nil, nil, &inputError{lines}
-	}
-
 	if err := retryconfig.Set(&retryconfig.Config{Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers, Tests: cfg.Tests}); err != nil {
 		return nil, nil, err
 	}
-	var roots []*packages.Package
-	for _, p := range analysisRoots(pkgs) {
-		if requested[p.ID] {
-			roots = append(roots, p)
-		}
-	}
-	graph, err := checker.Analyze(analyzers, roots, nil)
+	graph, err := analyseRoots(cfg.Watch, analyzers, roots)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -200,6 +187,9 @@ func analyseCode(cfg codeConfig, rules []all.Rule) (*model.Result, *checker.Grap
 	sites := make(map[*packages.Package]*codeSites)
 	var failures, blocked []string
 	for _, act := range graph.Roots {
+		if _, ok := ruleOf[act.Analyzer]; !ok && act.Analyzer != retryloop.Analyzer {
+			continue // the progress counter
+		}
 		if act.Err != nil {
 			failure := fmt.Sprintf("%s: analyzer %s failed: %v", act.Package.PkgPath, act.Analyzer.Name, act.Err)
 			if strings.HasPrefix(act.Err.Error(), "failed prerequisites") {
@@ -234,6 +224,67 @@ func analyseCode(cfg codeConfig, rules []all.Rule) (*model.Result, *checker.Grap
 	}
 	res.Sort()
 	return res, graph, nil
+}
+
+// loadRoots loads the packages of cfg with syntax and types, and those of
+// their modules they import, and returns the packages to analyse. Packages
+// that do not load or type-check give an *inputError.
+func loadRoots(cfg codeConfig) ([]*packages.Package, error) {
+	defer cfg.Watch.start("load")()
+	cfg.Watch.say("loading packages", true)
+	listed, err := loadPackages(cfg, true)
+	if err != nil {
+		return nil, err
+	}
+	requested := make(map[string]bool)
+	for _, p := range listed {
+		requested[p.ID] = true
+	}
+	pkgs, err := withModuleDeps(cfg, listed)
+	if err != nil {
+		return nil, err
+	}
+	if lines := packageErrors(pkgs, cfg.Dir); len(lines) > 0 {
+		if !inModule(cfg.Dir) {
+			return nil, noModuleError(cfg.Dir)
+		}
+		if mayNeedTags(pkgs) {
+			lines = append(lines, tagsHint(pkgs, cfg.Tags))
+		}
+		return nil, &inputError{lines}
+	}
+	var roots []*packages.Package
+	for _, p := range analysisRoots(pkgs) {
+		if requested[p.ID] {
+			roots = append(roots, p)
+		}
+	}
+	cfg.Watch.say("loaded "+pluralize(len(pkgs), "package", "packages"), true)
+	return roots, nil
+}
+
+// analyseRoots runs analyzers over roots. With a progress line, one more
+// analyzer, which runs on a package once the others are done there,
+// counts the packages analysed.
+func analyseRoots(w *watch, analyzers []*analysis.Analyzer, roots []*packages.Package) (*checker.Graph, error) {
+	defer w.start("analyse")()
+	if w != nil && w.progress != nil {
+		var mu sync.Mutex
+		done := 0
+		analyzers = append(analyzers, &analysis.Analyzer{
+			Name:     "progress",
+			Doc:      "counts the packages analysed",
+			Requires: slices.Clone(analyzers),
+			Run: func(*analysis.Pass) (any, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				done++
+				w.say(fmt.Sprintf("analysed %d/%d packages", done, len(roots)), done == len(roots))
+				return nil, nil
+			},
+		})
+	}
+	return checker.Analyze(analyzers, roots, nil)
 }
 
 // loadPackages loads the packages of cfg; with syntax and types unless
@@ -464,10 +515,10 @@ func goPlatform() string {
 // codeLoader reads the Go packages that apps of a topology name with
 // `source:`, with the settings of the configuration, reporting paths
 // relative to wd; packages shared already holds are not analysed again.
-func codeLoader(wd string, cfg *config.Config, tags []string, shared *codelayer.Index) *codelayer.Loader {
+func codeLoader(wd string, cfg *config.Config, tags []string, shared *codelayer.Index, w *watch) *codelayer.Loader {
 	return &codelayer.Loader{Shared: shared, Tags: tags, WorkDir: wd, Analyse: func(dir string, patterns []string) (*codelayer.Index, error) {
 		_, g, err := analyseCode(codeConfig{Dir: dir, Patterns: patterns, Tags: tags,
-			Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers}, nil)
+			Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers, Watch: w}, nil)
 		var inErr *inputError
 		if errors.As(err, &inErr) {
 			return nil, errors.New(firstCodeError(inErr.lines, dir, wd))

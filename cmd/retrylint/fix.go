@@ -31,6 +31,7 @@ type fixRequest struct {
 	tags     []string // build tags, as go build -tags
 	diff     bool     // print a unified diff instead of writing the files
 	patterns []string
+	watch    *watch
 }
 
 // flag is the flag that asked for the fixes, for messages.
@@ -72,7 +73,7 @@ type fixPlan struct {
 // whole or not at all: on a failed write none is changed, exit status 2.
 func runFix(cmd *cobra.Command, flags *codeFlags, req fixRequest) error {
 	cc := codeConfig{Dir: req.dir, Patterns: req.patterns, Tests: req.tests, Tags: req.tags,
-		Classifiers: req.cfg.Classifiers, RetryHelpers: req.cfg.RetryHelpers}
+		Classifiers: req.cfg.Classifiers, RetryHelpers: req.cfg.RetryHelpers, Watch: req.watch}
 	res, graph, err := analyseCodeOrExit(cmd, cc)
 	if err != nil {
 		return err

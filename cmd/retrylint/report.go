@@ -31,6 +31,7 @@ type reportFlags struct {
 	tests    bool
 	tags     []string
 	linkBase string
+	run      runFlags
 }
 
 // newReportCmd is "retrylint report": both halves in one review report.
@@ -59,7 +60,9 @@ Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
   retrylint report --code ./... --topology infra/ --format sarif -o retrylint.sarif`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), f)
+			return f.run.within(cmd, func(w *watch) error {
+				return runReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), f, w)
+			})
 		},
 	}
 	f.out.register(cmd)
@@ -72,13 +75,14 @@ Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
 	fl.BoolVar(&f.tests, "tests", false, "also check the _test.go files of the packages")
 	fl.StringSliceVar(&f.tags, "tags", nil, "build tags to load the --code packages with, comma-separated, as go build -tags")
 	_ = fl.MarkHidden("color") // no format of this command has colour
+	f.run.register(cmd, "say on standard error how long each phase took: load, analyse, topology, write")
 	fl.StringVar(&f.linkBase, "link-base", "", "Markdown: link each file:line to `URL`/file#Lline, e.g. https://github.com/OWNER/REPO/blob/SHA")
 	return cmd
 }
 
 // runReport is the whole command; nothing is written when an input, of
 // the head or of the base, is invalid.
-func runReport(stdout, stderr io.Writer, f *reportFlags) error {
+func runReport(stdout, stderr io.Writer, f *reportFlags, w *watch) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
@@ -87,7 +91,7 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 		return err
 	}
 	warnMisnamedConfig(stderr, &f.gate, wd, cfg)
-	a := &reportRun{flags: f, cfg: cfg, wd: wd, stderr: stderr}
+	a := &reportRun{flags: f, cfg: cfg, wd: wd, stderr: stderr, watch: w}
 	res, err := a.run(wd, "")
 	if err != nil {
 		return err
@@ -112,7 +116,10 @@ func runReport(stdout, stderr io.Writer, f *reportFlags) error {
 	}
 	opts := f.out.renderOptions(stdout)
 	opts.linkBase = f.linkBase
-	if err := writeReport(res, f.out.format, f.out.output, stdout, opts); err != nil {
+	stop := w.start("write")
+	err = writeReport(res, f.out.format, f.out.output, stdout, opts)
+	stop()
+	if err != nil {
 		return err
 	}
 	return verdict(res.Findings, f.out.failOn)
@@ -145,6 +152,7 @@ type reportRun struct {
 	cfg    *config.Config
 	wd     string // the working directory; the flags' paths are relative to it
 	stderr io.Writer
+	watch  *watch
 }
 
 // run analyses the tree whose working directory is root; base names the
@@ -156,7 +164,7 @@ func (a *reportRun) run(root, base string) (*model.Result, error) {
 	var shared *codelayer.Index
 	if len(a.flags.code) > 0 {
 		code, graph, err := analyseCode(codeConfig{Dir: root, Patterns: a.flags.code, Tests: a.flags.tests, Tags: a.flags.tags,
-			Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers}, all.Rules())
+			Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers, Watch: a.watch}, all.Rules())
 		var inErr *inputError
 		if errors.As(err, &inErr) {
 			for _, line := range inErr.lines {
@@ -227,7 +235,7 @@ func (a *reportRun) topology(root string, inBase bool, cfg *config.Config, share
 	if len(paths) == 0 {
 		return &model.Result{}, nil // the base has none of the paths
 	}
-	res, _, err := checkTopology(paths, topology.Options{WorkDir: root, Skip: cfg.Ignored, Code: codeLoader(root, cfg, a.flags.tags, shared)}, a.flags.budget, cfg.Budget)
+	res, _, err := checkTopology(paths, topology.Options{WorkDir: root, Skip: cfg.Ignored, Code: codeLoader(root, cfg, a.flags.tags, shared, a.watch)}, a.flags.budget, cfg.Budget, a.watch)
 	return res, err
 }
 

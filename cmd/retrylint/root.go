@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +31,7 @@ func execute(args []string) int {
 // returns the process exit status. What goes to stderr quotes the input
 // (file names, names, values): no line of it reads as a CI command.
 func run(args []string, stdout, stderr io.Writer) int {
+	ctx := withTerminal(context.Background(), stderr)
 	guard := report.NewLineGuard(stderr)
 	defer guard.Flush()
 	stderr = guard
@@ -37,7 +39,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	var ec exitCode
 	switch {
 	case err == nil:

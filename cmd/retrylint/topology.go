@@ -20,10 +20,10 @@ import (
 
 // topologyFlags are the flags of `retrylint topology`.
 type topologyFlags struct {
-	out     outputFlags
-	gate    gateFlags
-	budget  int
-	verbose bool
+	out    outputFlags
+	gate   gateFlags
+	budget int
+	run    runFlags
 }
 
 // newTopologyCmd is `retrylint topology`: the infrastructure half.
@@ -44,20 +44,22 @@ Exit status: 0 nothing at or above --fail-on, 1 findings at or above it,
 2 invalid input (with file:line:col) or a bad flag.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runTopology(cmd.OutOrStdout(), cmd.ErrOrStderr(), args, f)
+			return f.run.within(cmd, func(w *watch) error {
+				return runTopology(cmd.OutOrStdout(), cmd.ErrOrStderr(), args, f, w)
+			})
 		},
 	}
 	f.out.register(cmd)
 	f.gate.register(cmd)
 	fl := cmd.Flags()
 	fl.IntVar(&f.budget, "budget", 0, "the most executions `N` of any component per event; over it amplification is an error")
-	fl.BoolVar(&f.verbose, "verbose", false, "list skipped files, topology-file overrides, assumed components and the calls read from Go code on standard error")
+	f.run.register(cmd, "list skipped files, topology-file overrides, assumed components and the calls read from Go code on standard error, and how long each phase took")
 	return cmd
 }
 
 // runTopology is the whole command; nothing is written when the input is
 // invalid.
-func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error {
+func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags, w *watch) error {
 	if err := f.out.validate(); err != nil {
 		return err
 	}
@@ -72,11 +74,11 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 		return err
 	}
 	warnMisnamedConfig(stderr, &f.gate, wd, cfg)
-	res, run, err := checkTopology(args, topology.Options{Skip: cfg.Ignored, Code: codeLoader(wd, cfg, nil, nil)}, f.budget, cfg.Budget)
+	res, run, err := checkTopology(args, topology.Options{Skip: cfg.Ignored, Code: codeLoader(wd, cfg, nil, nil, w)}, f.budget, cfg.Budget, w)
 	if err != nil {
 		return err
 	}
-	if f.verbose {
+	if f.run.verbose {
 		for _, g := range run.graphs {
 			writeVerbose(stderr, g)
 		}
@@ -86,20 +88,26 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags) error
 	if err := f.gate.apply(res, cfg, wd, stderr); err != nil {
 		return err
 	}
-	if f.out.format != "text" {
-		if err := f.out.write(res, stdout); err != nil {
-			return err
-		}
-	} else {
-		var buf bytes.Buffer
-		if err := writeTopologyText(&buf, res, run, f.out.useColor(stdout)); err != nil {
-			return err
-		}
-		if err := writeFileAtomic(buf.Bytes(), f.out.output, stdout); err != nil {
-			return err
-		}
+	stop := w.start("write")
+	err = writeTopology(stdout, res, run, f.out)
+	stop()
+	if err != nil {
+		return err
 	}
 	return verdict(res.Findings, f.out.failOn)
+}
+
+// writeTopology writes the report of a topology run as out asks: text with
+// the chain tables, or another format.
+func writeTopology(stdout io.Writer, res *model.Result, run *topologyRun, out outputFlags) error {
+	if out.format != "text" {
+		return out.write(res, stdout)
+	}
+	var buf bytes.Buffer
+	if err := writeTopologyText(&buf, res, run, out.useColor(stdout)); err != nil {
+		return err
+	}
+	return writeFileAtomic(buf.Bytes(), out.output, stdout)
 }
 
 // topologyRun is what checkTopology found, per pipeline.
@@ -115,11 +123,12 @@ type topologyRun struct {
 // are several. budget 0 takes the pipeline's
 // topology file's budget, and without one fallback (the configuration's).
 // An invalid input is an error naming file:line:col.
-func checkTopology(paths []string, opts topology.Options, budget, fallback int) (*model.Result, *topologyRun, error) {
-	graphs, err := topology.LoadPipelines(paths, opts)
+func checkTopology(paths []string, opts topology.Options, budget, fallback int, w *watch) (*model.Result, *topologyRun, error) {
+	graphs, err := loadManifests(paths, opts, w)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer w.start("topology")()
 	res := newResult()
 	res.Findings, res.Chains = []model.Finding{}, []model.Chain{}
 	run := &topologyRun{graphs: graphs}
@@ -164,6 +173,20 @@ func checkTopology(paths []string, opts topology.Options, budget, fallback int) 
 	res.Assumed = slices.Compact(res.Assumed)
 	res.Sort()
 	return res, run, nil
+}
+
+// loadManifests loads the pipelines of the manifests under paths, saying
+// on the progress line how many manifests it has read.
+func loadManifests(paths []string, opts topology.Options, w *watch) ([]*topology.Graph, error) {
+	defer w.start("load")()
+	read := 0
+	opts.Read = func() {
+		read++
+		w.say("read "+pluralize(read, "manifest", "manifests"), false)
+	}
+	graphs, err := topology.LoadPipelines(paths, opts)
+	w.say("read "+pluralize(read, "manifest", "manifests"), true)
+	return graphs, err
 }
 
 // assumedComponent reports whether c's numbers rest on the defaults of its
