@@ -359,7 +359,7 @@ func packageErrors(pkgs []*packages.Package, dir string) []string {
 				continue
 			}
 			line := fmt.Sprintf("%s: %s", p.ID, e.Msg)
-			if missingDirectory(e) {
+			if missingDirectory(p.ID, e, dir) {
 				line = p.ID + ": no such directory"
 			}
 			if e.Pos != "" && e.Pos != "-" {

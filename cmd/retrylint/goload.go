@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,11 +49,26 @@ func goCommandError(err error) error {
 	return errors.New(strings.TrimSpace(msg))
 }
 
-// missingDirectory reports whether a go list error says that the
-// directory a pattern names does not exist.
-func missingDirectory(e packages.Error) bool {
-	return e.Kind == packages.ListError &&
-		(strings.HasSuffix(e.Msg, ": directory not found") || strings.HasSuffix(e.Msg, ": no such file or directory"))
+// missingDirectory reports whether the list error e of the package named
+// by pattern comes of a directory the pattern names (relative to dir)
+// that does not exist; go list says so in several ways, some of them
+// about modules.
+func missingDirectory(pattern string, e packages.Error, dir string) bool {
+	if e.Kind != packages.ListError {
+		return false
+	}
+	if strings.HasSuffix(e.Msg, ": directory not found") || strings.HasSuffix(e.Msg, ": no such file or directory") {
+		return true
+	}
+	path := strings.TrimSuffix(strings.TrimSuffix(pattern, "..."), "/")
+	if !filepath.IsAbs(path) && path != "." && path != ".." && !strings.HasPrefix(path, "./") && !strings.HasPrefix(path, "../") {
+		return false // an import path, not a directory
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	_, err := os.Stat(path)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // mayNeedTags reports whether an error of pkgs may come from build tags or

@@ -50,7 +50,7 @@ func TestFlagErrorsSayRetrylintOnce(t *testing.T) {
 // TestMissingDirectoryIsSaid: a package directory that does not exist is
 // said as such, not blamed on build tags.
 func TestMissingDirectoryIsSaid(t *testing.T) {
-	for _, pattern := range []string{"./missing", "./missing/..."} {
+	for _, pattern := range []string{"./missing", "./missing/...", "../../missing/..."} {
 		r := retrylint(t, "code", pattern)
 		want := pattern + ": no such directory"
 		if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, want) ||
