@@ -175,11 +175,11 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 					r.Marks = l.Library.Marks
 				}
 			}
-			if l.Bound == BoundContext && r.Attempts == 0 && r.LimitParam == 0 && l.Context != nil {
-				for i, p := range fieldObjs(a, decl.Type.Params) {
-					if p != nil && p == l.Context {
-						r.CtxParam = i + 1
-					}
+		}
+		if l.Bound == BoundContext && r.Attempts == 0 && r.LimitParam == 0 && l.Context != nil {
+			for i, p := range fieldObjs(a, decl.Type.Params) {
+				if p != nil && p == l.Context {
+					r.CtxParam = i + 1
 				}
 			}
 		}

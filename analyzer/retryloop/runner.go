@@ -232,18 +232,21 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 		return nil
 	}
 	r, retries := a.retryAt(call)
-	if r == nil || !retries || r.Param < 0 || r.Param >= len(call.Args) {
+	if r == nil || !retries {
 		return nil
 	}
 	if fn := a.callee(call); fn != nil && a.funcObj(a.declOf(call)) == fn.Origin() {
 		return nil // a runner calling itself
+	}
+	if r.Param < 0 || r.Param >= len(call.Args) {
+		return a.endlessCall(fn, call, r)
 	}
 	lit := a.funcValue(call.Args[r.Param])
 	if lit == nil && r.Blind {
 		return a.blindRunnerCall(fn, call, r)
 	}
 	if lit == nil || lit.Body == nil {
-		return nil
+		return a.endlessCall(fn, call, r)
 	}
 	fc := a.newFuncCtx(lit, lit.Body)
 	lc := &loopCtx{mode: modeAttempt, start: lit.Body.Pos(), end: lit.Body.End()}
@@ -257,7 +260,7 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 	}
 	l := a.finish(w, FormRunner, call, call.Pos())
 	if l == nil {
-		return nil
+		return a.endlessCall(fn, call, r)
 	}
 	l.Func = fn
 	if a.summarize(a.callee(call)).waits {
@@ -318,6 +321,21 @@ func (a *checker) blindRunnerCall(fn ast.Node, call *ast.CallExpr, r *RetrySumma
 	return &Loop{
 		Form: FormRunner, Node: call, Pos: call.Pos(), Func: fn,
 		Unclassified: op, Bound: a.runnerBound(call, r), Attempts: r.Attempts,
+		Context: a.contextInScope(call.Pos()),
+	}
+}
+
+// endlessCall reads a call of a function that retries work of its own
+// (or work beside the function value it is given) until its context
+// parameter ends, given a context nobody cancels: the call retries for
+// ever. nil for any other call.
+func (a *checker) endlessCall(fn ast.Node, call *ast.CallExpr, r *RetrySummary) *Loop {
+	if r.CtxParam == 0 || retrylib.IsLibrary(a.callee(call)) || a.runnerBound(call, r) != BoundNone {
+		return nil // a library's own reader answers for its calls
+	}
+	return &Loop{
+		Form: FormRunner, Node: call, Pos: call.Pos(), Func: fn,
+		Bound: BoundNone, Classified: true,
 		Context: a.contextInScope(call.Pos()),
 	}
 }

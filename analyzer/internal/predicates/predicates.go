@@ -101,6 +101,10 @@ type Run struct {
 	// Follow gives the one value a local variable is ever set to, or
 	// the expression itself.
 	Follow func(ast.Expr) ast.Expr
+	// Free reports, in a Fork run, whether an undecided condition is
+	// free of the failure (mutate(obj), a flag): some run takes each
+	// branch, so the answer is true when either branch answers true.
+	Free func(ast.Expr) bool
 
 	vars     map[types.Object]constant.Value
 	repaired bool
@@ -221,8 +225,11 @@ func (r *Run) ifStmt(st *ast.IfStmt, after []ast.Stmt) (Truth, bool) {
 	}
 	a, _ := r.fork(func() (Truth, bool) { return r.exec(st.Body.List, after) })
 	b, _ := r.fork(func() (Truth, bool) { return r.exec(elseList, after) })
-	if a == b {
+	switch {
+	case a == b:
 		return a, true
+	case r.Free != nil && r.Free(st.Cond):
+		return a.Or(b), true
 	}
 	return Unknown, true
 }

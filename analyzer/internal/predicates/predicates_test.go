@@ -68,6 +68,13 @@ func repaired(code int) bool {
 	return false
 }
 
+func onlyIf(code int, flag bool) bool {
+	if flag {
+		return code == 503
+	}
+	return false
+}
+
 func logged(code int) bool {
 	println(code)
 	return code == 503
@@ -106,6 +113,10 @@ func load(t *testing.T) fixture {
 
 // run answers the predicate name for the status code.
 func (fx fixture) run(name string, code int64, undecided Undecided) (Truth, bool) {
+	return fx.runWith(name, code, undecided, func(*Run) {})
+}
+
+func (fx fixture) runWith(name string, code int64, undecided Undecided, with func(*Run)) (Truth, bool) {
 	fd := fx.funcs[name]
 	param := fx.info.Defs[fd.Type.Params.List[0].Names[0]]
 	r := &Run{
@@ -133,6 +144,7 @@ func (fx fixture) run(name string, code int64, undecided Undecided) (Truth, bool
 			return ok && isIdent && id.Name == "refresh"
 		},
 	}
+	with(r)
 	return r.Body(fd.Body.List)
 }
 
@@ -186,6 +198,22 @@ func TestForkAgreesOrIsUnknown(t *testing.T) {
 	}
 	if v, _ := fx.run("both", 401, Fork); v != False {
 		t.Errorf("both(401) forked = %v; want false", v)
+	}
+}
+
+func TestFreeConditionTakesEitherBranch(t *testing.T) {
+	fx := load(t)
+	free := func(r *Run) {
+		r.Free = func(c ast.Expr) bool { id, ok := c.(*ast.Ident); return ok && id.Name == "flag" }
+	}
+	if v, _ := fx.runWith("onlyIf", 503, Fork, free); v != True {
+		t.Errorf("onlyIf(503) with flag free = %v; want true, some run retries it", v)
+	}
+	if v, _ := fx.runWith("onlyIf", 500, Fork, free); v != False {
+		t.Errorf("onlyIf(500) with flag free = %v; want false", v)
+	}
+	if v, _ := fx.run("onlyIf", 503, Fork); v != Unknown {
+		t.Errorf("onlyIf(503) forked = %v; want unknown when flag is not free", v)
 	}
 }
 

@@ -369,7 +369,13 @@ func (t *reader) condition(e ast.Expr) conditionInfo {
 	}
 	errs := in.errorVars(body)
 	run := func(kind string) tri {
-		return in.condVerdict(in.k8sScenario(errs, kind), body)
+		return in.oneFailureAtATime(errs, func(failed map[types.Object]bool) tri {
+			s := in.k8sScenario(failed, kind)
+			// if mutate(obj) { update } else { return true, nil }: the
+			// failure of the update goes round when the update runs.
+			s.run.Free = func(c ast.Expr) bool { return !in.mentionsError(c) }
+			return in.condVerdict(s, body)
+		})
 	}
 	generic := run("")
 	nonNotFound := false
@@ -530,12 +536,46 @@ func (t *reader) errorVars(body *ast.BlockStmt) map[types.Object]bool {
 	return out
 }
 
+// oneFailureAtATime runs a condition once for each error variable it
+// declares or reads, that variable holding the failure and the others nil
+// (a Get that failed, then an Update that failed), and joins the
+// answers: true when some failure goes round, false when none does.
+func (t *reader) oneFailureAtATime(errs map[types.Object]bool, run func(failed map[types.Object]bool) tri) tri {
+	if len(errs) <= 1 {
+		return run(errs)
+	}
+	vars := make([]types.Object, 0, len(errs))
+	for v := range errs {
+		vars = append(vars, v)
+	}
+	slices.SortFunc(vars, func(a, b types.Object) int { return cmp.Compare(a.Pos(), b.Pos()) })
+	out := triFalse
+	for _, v := range vars {
+		failed := make(map[types.Object]bool, len(errs))
+		for w := range errs {
+			failed[w] = w == v
+		}
+		out = out.Or(run(failed))
+	}
+	return out
+}
+
 // k8sScenario is a failed operation whose error is of kind (an apierrors
-// predicate name; "" for an error no predicate recognises).
+// predicate name; "" for an error no predicate recognises). errs holds the
+// error variables: true for those that hold the failure, false for those
+// that are nil in this run.
 func (t *reader) k8sScenario(errs map[types.Object]bool, kind string) *scenario {
 	isErr := func(e ast.Expr) bool {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && errs[t.info.Uses[id]]
+	}
+	isNilErr := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		failed, known := errs[t.info.Uses[id]]
+		return known && !failed
 	}
 	s := t.newScenario()
 	s.truth = func(e ast.Expr) tri {
@@ -545,10 +585,15 @@ func (t *reader) k8sScenario(errs map[types.Object]bool, kind string) *scenario 
 				break
 			}
 			id, ok := ast.Unparen(x.Y).(*ast.Ident)
-			if !ok || id.Name != "nil" || !isErr(x.X) {
+			if !ok || id.Name != "nil" {
 				break
 			}
-			return triOf(x.Op == token.NEQ)
+			switch {
+			case isErr(x.X):
+				return triOf(x.Op == token.NEQ)
+			case isNilErr(x.X):
+				return triOf(x.Op == token.EQL)
+			}
 		case *ast.CallExpr:
 			fn := callee(t.info, x)
 			if fn != nil && fn.Pkg() != nil && Path(fn.Pkg()) == k8sErrorsPath {

@@ -127,7 +127,7 @@ func (c *Client) Touch(ctx context.Context, key string) error { // want Touch:`r
 
 // Refresh sets its counter back after a partial success: no limit can be
 // read from it.
-func (c *Client) Refresh(ctx context.Context, key string) error { // want Refresh:`retries\(n at store.go:\d+, param -1\)`
+func (c *Client) Refresh(ctx context.Context, key string) error { // want Refresh:`retries\(n at store.go:\d+, param -1, ctx param 0\)`
 	n := 0
 	for {
 		v, err := c.get(ctx, key)

@@ -334,3 +334,62 @@ func WaitSocket(path string) error {
 		return true, nil
 	})
 }
+
+// UpdateWithRetry reads the pod, lets mutate change it and writes it back,
+// again every second while the write conflicts: the Get's failure ends
+// the poll, the Update's conflict goes round at a constant pace.
+func (c *Controller) UpdateWithRetry(ctx context.Context, name string, mutate func(*Pod) bool) error {
+	return wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) { // want `fixed-sleep: wait.PollUntilContextCancel waits a constant 1s between attempts`
+		pod, err := c.pods.Get(ctx, name)
+		if err != nil {
+			return false, err
+		}
+		if mutate(pod) {
+			_, updateErr := c.pods.Update(ctx, pod)
+			if updateErr != nil {
+				if apierrors.IsConflict(updateErr) {
+					return false, nil
+				}
+				return false, updateErr
+			}
+		}
+		return true, nil
+	})
+}
+
+// UpdateOnce reads and writes the pod once a second until the write
+// lands, but every failure, of either call, ends the poll: it polls for
+// mutate's consent, not for a failure to pass.
+func (c *Controller) UpdateOnce(ctx context.Context, name string, mutate func(*Pod) bool) error {
+	return wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
+		pod, err := c.pods.Get(ctx, name)
+		if err != nil {
+			return false, err
+		}
+		if !mutate(pod) {
+			return false, nil
+		}
+		if _, updateErr := c.pods.Update(ctx, pod); updateErr != nil {
+			return false, updateErr
+		}
+		return true, nil
+	})
+}
+
+// WaitUpdated waits, once a second, for the pod to appear and then
+// updates it: only the Get's NotFound goes round, a readiness wait.
+func (c *Controller) WaitUpdated(ctx context.Context, name string) error {
+	return wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
+		pod, err := c.pods.Get(ctx, name)
+		if apierrors.IsNotFound(err) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if _, updateErr := c.pods.Update(ctx, pod); updateErr != nil {
+			return false, updateErr
+		}
+		return true, nil
+	})
+}
