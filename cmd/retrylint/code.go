@@ -119,6 +119,7 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string, w *watch) 
 	if err := flags.gate.apply(res, cfg, dir, cmd.ErrOrStderr()); err != nil {
 		return err
 	}
+	newPathWriter(pathsAt(dir, flags.paths), cmd.ErrOrStderr()).result(res)
 	stop := w.start("write")
 	err = flags.write(res, cmd.OutOrStdout())
 	stop()

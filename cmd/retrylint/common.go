@@ -135,6 +135,7 @@ type outputFlags struct {
 	output  string
 	failOn  string
 	color   string
+	paths   prefixFlag // --path-prefix
 }
 
 // register adds the flags to cmd.
@@ -144,6 +145,7 @@ func (o *outputFlags) register(cmd *cobra.Command) {
 	f.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` instead of standard output; written only when the run succeeds")
 	f.StringVar(&o.failOn, "fail-on", "error", "lowest severity that makes the exit status 1: error|warning|never")
 	f.StringVar(&o.color, "color", "auto", "colour text output: auto (only on a terminal)|always|never")
+	f.Var(&o.paths, "path-prefix", pathPrefixUsage)
 }
 
 // validate checks the flag values, so that a bad flag fails the run before

@@ -114,6 +114,7 @@ func runReport(stdout, stderr io.Writer, f *reportFlags, w *watch) error {
 	if err := f.gate.applyBaseline(res, stderr); err != nil {
 		return err
 	}
+	newPathWriter(pathsAt(wd, f.out.paths), stderr).result(res)
 	opts := f.out.renderOptions(stdout)
 	opts.linkBase = f.linkBase
 	stop := w.start("write")

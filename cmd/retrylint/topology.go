@@ -88,6 +88,11 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags, w *wa
 	if err := f.gate.apply(res, cfg, wd, stderr); err != nil {
 		return err
 	}
+	paths := newPathWriter(pathsAt(wd, f.out.paths), stderr)
+	paths.result(res)
+	for _, g := range run.graphs { // the text format's headings, as the findings name them
+		g.Pipeline = paths.dir(g.Pipeline)
+	}
 	stop := w.start("write")
 	err = writeTopology(stdout, res, run, f.out)
 	stop()
