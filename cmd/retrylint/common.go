@@ -207,6 +207,7 @@ type gateFlags struct {
 	config        string
 	baseline      string
 	writeBaseline bool
+	newFrom       newFromFlags // --new-from-rev, --new-from-patch
 }
 
 // register adds the flags to cmd.
@@ -215,6 +216,7 @@ func (g *gateFlags) register(cmd *cobra.Command) {
 	f.StringVar(&g.config, "config", "", "configuration `FILE` (default: "+config.FileName+" in the working directory or the nearest directory above it)")
 	f.StringVar(&g.baseline, "baseline", "", "accept the findings recorded in baseline `FILE`: only other findings are reported")
 	f.BoolVar(&g.writeBaseline, "write-baseline", false, "record every current finding in the --baseline file, which then accepts them")
+	g.newFrom.register(cmd)
 }
 
 // validate checks the flag values.
@@ -225,7 +227,7 @@ func (g *gateFlags) validate() error {
 	if g.writeBaseline && g.baseline == "-" {
 		return fmt.Errorf("--write-baseline: --baseline - is no file to record into; name a file")
 	}
-	return nil
+	return g.newFrom.validate()
 }
 
 // workConfig returns the working directory and the configuration of the
