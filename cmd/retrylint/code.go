@@ -136,6 +136,7 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string, w *watch) 
 	written := newPathWriter(paths, cmd.ErrOrStderr())
 	written.result(res)
 	base.note(written, cmd.ErrOrStderr())
+	flags.source = written.source
 	stop := w.start("write")
 	err = flags.write(res, cmd.OutOrStdout())
 	stop()

@@ -64,6 +64,9 @@ type renderOptions struct {
 	color    bool   // text: ANSI colours
 	failOn   string // markdown: the gate of the verdict line
 	linkBase string // markdown: link file:line to this URL prefix
+	// source reads a finding's file by the path the report writes (SARIF's
+	// line hashes); nil reads it relative to the working directory.
+	source func(file string) ([]byte, error)
 }
 
 // render renders res in format.
@@ -74,7 +77,11 @@ func render(w io.Writer, res *model.Result, format string, opts renderOptions) e
 	case "text", "":
 		return report.WriteTextOptions(w, res, report.TextOptions{Color: opts.color})
 	case "sarif":
-		return report.WriteSARIF(w, res, report.SARIFOptions{Rules: ruleInfos(), InformationURI: projectURL, Source: readSource})
+		source := readSource
+		if opts.source != nil {
+			source = opts.source
+		}
+		return report.WriteSARIF(w, res, report.SARIFOptions{Rules: ruleInfos(), InformationURI: projectURL, Source: source})
 	case "markdown":
 		return report.WriteMarkdown(w, res, report.MarkdownOptions{FailOn: opts.failOn, Rules: ruleInfos(), LinkBase: opts.linkBase})
 	case "dot":
@@ -135,7 +142,8 @@ type outputFlags struct {
 	output  string
 	failOn  string
 	color   string
-	paths   prefixFlag // --path-prefix
+	paths   prefixFlag                        // --path-prefix
+	source  func(file string) ([]byte, error) // see renderOptions.source
 }
 
 // register adds the flags to cmd.
@@ -172,7 +180,7 @@ func (o *outputFlags) write(res *model.Result, stdout io.Writer) error {
 
 // renderOptions are the writers' options the flags give.
 func (o *outputFlags) renderOptions(stdout io.Writer) renderOptions {
-	return renderOptions{color: o.useColor(stdout), failOn: o.failOn}
+	return renderOptions{color: o.useColor(stdout), failOn: o.failOn, source: o.source}
 }
 
 // useColor reports whether text output to stdout is coloured: always with

@@ -90,20 +90,37 @@ type pathWriter struct {
 	paths  repoPaths
 	stderr io.Writer
 	warned map[string]bool
+	origin map[string]string // a written path → the file, absolute
 }
 
 func newPathWriter(paths repoPaths, stderr io.Writer) *pathWriter {
-	return &pathWriter{paths: paths, stderr: stderr, warned: map[string]bool{}}
+	return &pathWriter{paths: paths, stderr: stderr, warned: map[string]bool{}, origin: map[string]string{}}
 }
 
 // file is the path written for p; see repoPaths.file.
 func (w *pathWriter) file(p string) string {
 	out, inside := w.paths.file(p)
+	if _, ok := w.origin[out]; !ok && p != "" {
+		file := filepath.FromSlash(p)
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(w.paths.wd, file)
+		}
+		w.origin[out] = file
+	}
 	if !inside && !w.warned[out] {
 		w.warned[out] = true
 		fmt.Fprintf(w.stderr, "retrylint: %s: outside %s: written as an absolute path\n", report.EscapeText(out), report.EscapeText(w.paths.root))
 	}
 	return out
+}
+
+// source reads the file a written path names, as readSource does the
+// analysis's own paths.
+func (w *pathWriter) source(written string) ([]byte, error) {
+	if file, ok := w.origin[written]; ok {
+		return readSource(file)
+	}
+	return readSource(written)
 }
 
 // dir is the path written for a pipeline's directory: "" (no pipeline)

@@ -194,3 +194,18 @@ func asProjectRoot(t *testing.T, dir string) string {
 	}
 	return dst
 }
+
+// TestSARIFLineHashFromSubdirectory: the SARIF writer reads each
+// finding's line for its primaryLocationLineHash by the path the analysis
+// had, not by the repository path it writes: run from services/api,
+// every result still carries one, for code and manifests alike.
+func TestSARIFLineHashFromSubdirectory(t *testing.T) {
+	_, api := monorepo(t)
+	for _, args := range [][]string{{"code", "./..."}, {"topology", "deploy/retrylint.yaml"}} {
+		r := runCmd(t, api, append(args, "--format", "sarif")...)
+		results, hashes := strings.Count(r.stdout, `"uri": "services/api/`), strings.Count(r.stdout, `"primaryLocationLineHash"`)
+		if results == 0 || hashes != results {
+			t.Errorf("%s: %d of %d results have a line hash:\n%s", args[0], hashes, results, r.stdout)
+		}
+	}
+}

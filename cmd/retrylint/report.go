@@ -129,6 +129,7 @@ func runReport(stdout, stderr io.Writer, f *reportFlags, w *watch) error {
 	written := newPathWriter(paths, stderr)
 	written.result(res)
 	newBase.note(written, stderr)
+	f.out.source = written.source
 	opts := f.out.renderOptions(stdout)
 	opts.linkBase = f.linkBase
 	stop := w.start("write")

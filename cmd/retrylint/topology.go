@@ -104,6 +104,7 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags, w *wa
 		g.Pipeline = written.dir(g.Pipeline)
 	}
 	base.note(written, stderr)
+	f.out.source = written.source
 	stop := w.start("write")
 	err = writeTopology(stdout, res, run, f.out)
 	stop()
