@@ -40,6 +40,23 @@ for p in $(words "${INPUT_TOPOLOGY:-}"); do args+=(--topology "$p"); done
 [ -n "${INPUT_CONFIG:-}" ] && args+=(--config "$INPUT_CONFIG")
 [ -n "${INPUT_BASELINE:-}" ] && args+=(--baseline "$INPUT_BASELINE")
 
+# only-new-issues: on a pull request, only the findings it adds, against
+# its base commit, fetched when the checkout is shallow.
+if [ "${INPUT_ONLY_NEW_ISSUES:-false}" = true ]; then
+	base_sha=""
+	case "${GITHUB_EVENT_NAME:-}" in
+	pull_request | pull_request_target)
+		base_sha=$(python3 -c 'import json, sys; print((((json.load(open(sys.argv[1])).get("pull_request") or {}).get("base")) or {}).get("sha", ""))' "$GITHUB_EVENT_PATH")
+		;;
+	esac
+	if [ -n "$base_sha" ]; then
+		git cat-file -e "$base_sha^{commit}" 2>/dev/null || git fetch --quiet --no-tags --depth=1 origin "$base_sha" || true
+		args+=(--new-from-rev "$base_sha")
+	else
+		echo "::notice title=retrylint::only-new-issues applies to pull requests; every finding is reported"
+	fi
+fi
+
 # 1. The report in the chosen format, in the log: with "github", each
 # finding is an annotation on the pull request's diff.
 status=0

@@ -578,15 +578,24 @@ func (m *mdWriter) position(f model.Finding) string {
 	if f.File == "" {
 		return "(no file)"
 	}
-	pos := fmt.Sprintf("%s:%d", f.File, f.Line)
-	if m.opts.LinkBase == "" {
-		return "`" + mdCode(pos) + "`"
+	pos := "`" + mdCode(fmt.Sprintf("%s:%d", f.File, f.Line)) + "`"
+	if url := m.link(f.File, f.Line); url != "" {
+		return fmt.Sprintf("[%s](%s)", pos, url)
 	}
-	url := strings.TrimSuffix(m.opts.LinkBase, "/") + "/" + fileURI(f.File)
-	if f.Line > 0 {
-		url += fmt.Sprintf("#L%d", f.Line)
+	return pos
+}
+
+// link is the URL of file:line under LinkBase, or "" without a link base
+// and for a file outside the repository, which has no page there.
+func (m *mdWriter) link(file string, line int) string {
+	if m.opts.LinkBase == "" || absPath(file) {
+		return ""
 	}
-	return fmt.Sprintf("[`%s`](%s)", mdCode(pos), url)
+	url := strings.TrimSuffix(m.opts.LinkBase, "/") + "/" + fileURI(file)
+	if line > 0 {
+		url += fmt.Sprintf("#L%d", line)
+	}
+	return url
 }
 
 // severityMark is a severity as a symbol a reader sees at a glance.
@@ -661,11 +670,7 @@ func (m *mdWriter) origins(c model.Chain) string {
 			continue
 		}
 		o := "`" + mdCode(f.Origin()) + "`"
-		if m.opts.LinkBase != "" {
-			url := strings.TrimSuffix(m.opts.LinkBase, "/") + "/" + fileURI(f.File)
-			if f.Line > 0 {
-				url += fmt.Sprintf("#L%d", f.Line)
-			}
+		if url := m.link(f.File, f.Line); url != "" {
 			o = fmt.Sprintf("[%s](%s)", o, url)
 		}
 		out = append(out, o)

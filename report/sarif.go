@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"path"
+	"path/filepath"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -268,7 +270,7 @@ func sarifResultOf(f model.Finding, ruleIndex int, fingerprint string, src *sour
 		}
 	}
 	if f.File != "" {
-		loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: fileURI(f.File), URIBaseID: "%SRCROOT%"}}
+		loc := sarifPhysical{ArtifactLocation: artifactOf(f.File)}
 		if f.Line > 0 {
 			loc.Region = regionOf(src.inUTF16(f))
 			if h := src.lineHash(f.Line); h != "" {
@@ -295,6 +297,25 @@ func regionOf(f model.Finding) *sarifRegion {
 		}
 	}
 	return r
+}
+
+// artifactOf is where file is: relative to %SRCROOT%, the repository
+// root, or, for a file outside the repository, its absolute file: URI.
+func artifactOf(file string) sarifArtifact {
+	if !absPath(file) {
+		return sarifArtifact{URI: fileURI(file), URIBaseID: "%SRCROOT%"}
+	}
+	uri := fileURI(file)
+	if !strings.HasPrefix(uri, "/") {
+		uri = "/" + uri // C:/x
+	}
+	return sarifArtifact{URI: "file://" + uri}
+}
+
+// absPath reports whether the slash path file is absolute: a file
+// outside the repository.
+func absPath(file string) bool {
+	return path.IsAbs(file) || filepath.IsAbs(filepath.FromSlash(file))
 }
 
 // fileURI turns a relative slash path into a relative URI reference:

@@ -177,7 +177,7 @@ func TestAppLayerInputErrors(t *testing.T) {
 // TestReportBaseShowsGoRetryChange: raising a Go loop's retries from 3 to
 // 5 changes the topology's worst case, and report --base says so.
 func TestReportBaseShowsGoRetryChange(t *testing.T) {
-	head := filepath.Join(repoRoot(t), "testdata", "report", "goretries", "head")
+	head := filepath.Join(asProjectRoot(t, filepath.Join(repoRoot(t), "testdata", "report", "goretries")), "head")
 	r := runCmd(t, head, "report", "--code", "./app/...", "--topology", "retrylint.yaml", "--base", "../base", "--format", "markdown", "--fail-on", "never")
 	if r.code != 0 {
 		t.Fatalf("exit %d; stderr: %s", r.code, r.stderr)

@@ -59,6 +59,7 @@ retry helpers. --baseline accepts the findings recorded in a baseline file.
   retrylint code --format json --output retrylint.json ./...
   retrylint code --format sarif -o retrylint.sarif ./...
   retrylint code --baseline .retrylint-baseline.json --write-baseline ./...
+  retrylint code --new-from-rev origin/main ./...   # only what the change adds
   retrylint code --diff ./...    # the suggested fixes, as a unified diff
   retrylint code --fix ./...     # apply them
   go vet -vettool=$(command -v retrylint) ./...`,
@@ -93,6 +94,9 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string, w *watch) 
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
+	if f := flags.gate.newFrom.flag(); f != "" && (flags.fix || flags.diff) {
+		return fmt.Errorf("%s: not with --fix or --diff, which change every finding's code", f)
+	}
 	dir, cfg, err := flags.gate.workConfig()
 	if err != nil {
 		return err
@@ -103,6 +107,11 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string, w *watch) 
 	}
 	if flags.fix || flags.diff {
 		return runFix(cmd, flags, fixRequest{dir: dir, cfg: cfg, tests: flags.tests, tags: flags.tags, diff: flags.diff, patterns: patterns, watch: w})
+	}
+	paths := pathsAt(dir, flags.paths)
+	base, err := flags.gate.newFrom.prepare(dir, paths)
+	if err != nil {
+		return err
 	}
 	res, err := checkCode(codeConfig{Dir: dir, Patterns: patterns, Tests: flags.tests, Tags: flags.tags,
 		Classifiers: cfg.Classifiers, RetryHelpers: cfg.RetryHelpers, Watch: w}, all.Rules())
@@ -119,13 +128,22 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string, w *watch) 
 	if err := flags.gate.apply(res, cfg, dir, cmd.ErrOrStderr()); err != nil {
 		return err
 	}
+	baseRun := reportRun{flags: &reportFlags{code: patterns, tests: flags.tests, tags: flags.tags}, cfg: cfg, wd: dir, watch: w}
+	gated, err := base.narrow(res, flags.format, dir, analyseWith(baseRun, flags.gate.newFrom.rev), cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	written := newPathWriter(paths, cmd.ErrOrStderr())
+	written.result(res)
+	base.note(written, cmd.ErrOrStderr())
+	flags.source = written.source
 	stop := w.start("write")
 	err = flags.write(res, cmd.OutOrStdout())
 	stop()
 	if err != nil {
 		return err
 	}
-	return verdict(res.Findings, flags.failOn)
+	return verdict(gated, flags.failOn)
 }
 
 // codeConfig says what checkCode checks.

@@ -64,6 +64,9 @@ type renderOptions struct {
 	color    bool   // text: ANSI colours
 	failOn   string // markdown: the gate of the verdict line
 	linkBase string // markdown: link file:line to this URL prefix
+	// source reads a finding's file by the path the report writes (SARIF's
+	// line hashes); nil reads it relative to the working directory.
+	source func(file string) ([]byte, error)
 }
 
 // render renders res in format.
@@ -74,7 +77,11 @@ func render(w io.Writer, res *model.Result, format string, opts renderOptions) e
 	case "text", "":
 		return report.WriteTextOptions(w, res, report.TextOptions{Color: opts.color})
 	case "sarif":
-		return report.WriteSARIF(w, res, report.SARIFOptions{Rules: ruleInfos(), InformationURI: projectURL, Source: readSource})
+		source := readSource
+		if opts.source != nil {
+			source = opts.source
+		}
+		return report.WriteSARIF(w, res, report.SARIFOptions{Rules: ruleInfos(), InformationURI: projectURL, Source: source})
 	case "markdown":
 		return report.WriteMarkdown(w, res, report.MarkdownOptions{FailOn: opts.failOn, Rules: ruleInfos(), LinkBase: opts.linkBase})
 	case "dot":
@@ -135,6 +142,8 @@ type outputFlags struct {
 	output  string
 	failOn  string
 	color   string
+	paths   prefixFlag                        // --path-prefix
+	source  func(file string) ([]byte, error) // see renderOptions.source
 }
 
 // register adds the flags to cmd.
@@ -144,6 +153,7 @@ func (o *outputFlags) register(cmd *cobra.Command) {
 	f.StringVarP(&o.output, "output", "o", "", "write the report to `FILE` instead of standard output; written only when the run succeeds")
 	f.StringVar(&o.failOn, "fail-on", "error", "lowest severity that makes the exit status 1: error|warning|never")
 	f.StringVar(&o.color, "color", "auto", "colour text output: auto (only on a terminal)|always|never")
+	f.Var(&o.paths, "path-prefix", pathPrefixUsage)
 }
 
 // validate checks the flag values, so that a bad flag fails the run before
@@ -170,7 +180,7 @@ func (o *outputFlags) write(res *model.Result, stdout io.Writer) error {
 
 // renderOptions are the writers' options the flags give.
 func (o *outputFlags) renderOptions(stdout io.Writer) renderOptions {
-	return renderOptions{color: o.useColor(stdout), failOn: o.failOn}
+	return renderOptions{color: o.useColor(stdout), failOn: o.failOn, source: o.source}
 }
 
 // useColor reports whether text output to stdout is coloured: always with
@@ -205,6 +215,7 @@ type gateFlags struct {
 	config        string
 	baseline      string
 	writeBaseline bool
+	newFrom       newFromFlags // --new-from-rev, --new-from-patch
 }
 
 // register adds the flags to cmd.
@@ -213,6 +224,7 @@ func (g *gateFlags) register(cmd *cobra.Command) {
 	f.StringVar(&g.config, "config", "", "configuration `FILE` (default: "+config.FileName+" in the working directory or the nearest directory above it)")
 	f.StringVar(&g.baseline, "baseline", "", "accept the findings recorded in baseline `FILE`: only other findings are reported")
 	f.BoolVar(&g.writeBaseline, "write-baseline", false, "record every current finding in the --baseline file, which then accepts them")
+	g.newFrom.register(cmd)
 }
 
 // validate checks the flag values.
@@ -223,7 +235,7 @@ func (g *gateFlags) validate() error {
 	if g.writeBaseline && g.baseline == "-" {
 		return fmt.Errorf("--write-baseline: --baseline - is no file to record into; name a file")
 	}
-	return nil
+	return g.newFrom.validate()
 }
 
 // workConfig returns the working directory and the configuration of the

@@ -77,10 +77,11 @@ func runIn(t *testing.T, dir, name string, args ...string) result {
 	return result{stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()}
 }
 
-// retrylint runs the binary in the testdata module.
+// retrylint runs the binary in the testdata module, as at a project's
+// root.
 func retrylint(t *testing.T, args ...string) result {
 	t.Helper()
-	return runIn(t, e2eDir(t), binary, args...)
+	return runIn(t, asProjectRoot(t, e2eDir(t)), binary, args...)
 }
 
 // sleepLine is the line of the fixed sleep in bad/bad.go.

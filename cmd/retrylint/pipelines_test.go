@@ -28,7 +28,7 @@ func pipelinesDir() string {
 func TestPipelinesGolden(t *testing.T) {
 	for _, format := range []string{"text", "json", "sarif", "markdown", "dot"} {
 		t.Run(format, func(t *testing.T) {
-			out, stderr, code := runCLI(t, pipelinesDir(), "--format", format, "envs")
+			out, stderr, code := runCLI(t, asProjectRoot(t, pipelinesDir()), "--format", format, "envs")
 			if code != 1 {
 				t.Fatalf("exit %d, want 1 (prod's job retries); stderr %q", code, stderr)
 			}

@@ -76,7 +76,7 @@ func TestPreCommitCodeHook(t *testing.T) {
 	if len(h.Types) != 1 || h.Types[0] != "go" {
 		t.Errorf("retrylint-code runs on %v, want Go files", h.Types)
 	}
-	dir := e2eDir(t)
+	dir := asProjectRoot(t, e2eDir(t))
 	bad := runHook(t, h, dir, "bad/bad.go", "bad/bad_test.go", "clean/clean.go")
 	lines := strings.Split(strings.TrimSpace(bad.stdout), "\n")
 	seen := make(map[string]bool)

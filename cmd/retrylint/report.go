@@ -91,6 +91,11 @@ func runReport(stdout, stderr io.Writer, f *reportFlags, w *watch) error {
 		return err
 	}
 	warnMisnamedConfig(stderr, &f.gate, wd, cfg)
+	paths := pathsAt(wd, f.out.paths)
+	newBase, err := f.gate.newFrom.prepare(wd, paths)
+	if err != nil {
+		return err
+	}
 	a := &reportRun{flags: f, cfg: cfg, wd: wd, stderr: stderr, watch: w}
 	res, err := a.run(wd, "")
 	if err != nil {
@@ -110,10 +115,21 @@ func runReport(stdout, stderr io.Writer, f *reportFlags, w *watch) error {
 		}
 		res.Changes = model.Compare(baseRes, res)
 		res.Changes.Base = f.base
+		if newBase.sameCommit(wd, f.base) {
+			newBase.reuse(baseRes) // one analysis of the base for both
+		}
 	}
 	if err := f.gate.applyBaseline(res, stderr); err != nil {
 		return err
 	}
+	gated, err := newBase.narrow(res, f.out.format, wd, analyseWith(*a, f.gate.newFrom.rev), stderr)
+	if err != nil {
+		return err
+	}
+	written := newPathWriter(paths, stderr)
+	written.result(res)
+	newBase.note(written, stderr)
+	f.out.source = written.source
 	opts := f.out.renderOptions(stdout)
 	opts.linkBase = f.linkBase
 	stop := w.start("write")
@@ -122,7 +138,7 @@ func runReport(stdout, stderr io.Writer, f *reportFlags, w *watch) error {
 	if err != nil {
 		return err
 	}
-	return verdict(res.Findings, f.out.failOn)
+	return verdict(gated, f.out.failOn)
 }
 
 // validate checks the flags before any work is done.
@@ -286,7 +302,7 @@ func checkoutBase(wd, base string) (root string, cleanup func(), err error) {
 		}
 		return baseDir(base, fmt.Sprintf("--base %s: neither a directory nor a git ref of %s", base, top))
 	}
-	return checkoutCommit(top, wd, base, commit)
+	return checkoutCommit(top, wd, "--base "+base, commit)
 }
 
 // writtenAsPath reports whether base is written as a path, which no git
@@ -321,15 +337,16 @@ func remoteOf(top, base string) string {
 }
 
 // checkoutCommit checks commit out into a temporary worktree of the
-// repository at top and returns the counterpart of wd in it.
-func checkoutCommit(top, wd, base, commit string) (root string, cleanup func(), err error) {
+// repository at top and returns the counterpart of wd in it; flag names
+// the flag that asked for it in errors ("--base main").
+func checkoutCommit(top, wd, flag, commit string) (root string, cleanup func(), err error) {
 	realWD, err := filepath.EvalSymlinks(wd)
 	if err != nil {
 		return "", nil, err
 	}
 	sub, err := filepath.Rel(top, realWD)
 	if err != nil || !filepath.IsLocal(sub) {
-		return "", nil, fmt.Errorf("--base %s: the working directory is outside %s", base, top)
+		return "", nil, fmt.Errorf("%s: the working directory is outside %s", flag, top)
 	}
 	tmp, err := os.MkdirTemp("", "retrylint-base-")
 	if err != nil {
@@ -352,7 +369,7 @@ func checkoutCommit(top, wd, base, commit string) (root string, cleanup func(), 
 	}
 	if _, err := git(top, "worktree", "add", "--detach", "--quiet", tree, commit); err != nil {
 		cleanup()
-		return "", nil, fmt.Errorf("--base %s: cannot check it out: %v", base, err)
+		return "", nil, fmt.Errorf("%s: cannot check it out: %v", flag, err)
 	}
 	return filepath.Join(tree, sub), cleanup, nil
 }

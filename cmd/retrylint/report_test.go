@@ -239,7 +239,8 @@ func maxRetriesDir() string {
 // The report shows the diagram, the formula, the new finding and the worst
 // case going 3 → 12, and the gate fails.
 func TestReportBaseDirectory(t *testing.T) {
-	r := runCmd(t, filepath.Join(maxRetriesDir(), "head"), "report", "--topology", "retrylint.yaml", "--base", "../base")
+	maxRetries := asProjectRoot(t, maxRetriesDir())
+	r := runCmd(t, filepath.Join(maxRetries, "head"), "report", "--topology", "retrylint.yaml", "--base", "../base")
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", r.code, r.stderr)
 	}
@@ -263,7 +264,7 @@ func TestReportBaseDirectory(t *testing.T) {
 	}
 	checkGolden(t, "maxretries.md", r.stdout)
 
-	js := runCmd(t, filepath.Join(maxRetriesDir(), "head"), "report", "--format", "json", "--topology", "retrylint.yaml", "--base", "../base")
+	js := runCmd(t, filepath.Join(maxRetries, "head"), "report", "--format", "json", "--topology", "retrylint.yaml", "--base", "../base")
 	var res model.Result
 	if err := json.Unmarshal([]byte(js.stdout), &res); err != nil {
 		t.Fatal(err)
@@ -277,7 +278,7 @@ func TestReportBaseDirectory(t *testing.T) {
 	}
 
 	// In SARIF, the new findings are marked as such for code scanning.
-	sarif := runCmd(t, filepath.Join(maxRetriesDir(), "head"), "report", "--format", "sarif", "--topology", "retrylint.yaml", "--base", "../base")
+	sarif := runCmd(t, filepath.Join(maxRetries, "head"), "report", "--format", "sarif", "--topology", "retrylint.yaml", "--base", "../base")
 	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(sarif.stdout))
 	if err != nil {
 		t.Fatal(err)
@@ -291,7 +292,7 @@ func TestReportBaseDirectory(t *testing.T) {
 
 	// The other way round, the change fixes the finding and lowers the
 	// worst case; nothing fails.
-	back := runCmd(t, filepath.Join(maxRetriesDir(), "base"), "report", "--topology", "retrylint.yaml", "--base", "../head")
+	back := runCmd(t, filepath.Join(maxRetries, "base"), "report", "--topology", "retrylint.yaml", "--base", "../head")
 	if back.code != 0 || !strings.Contains(back.stdout, "**mapping-app: 12 → 3**") || !strings.Contains(back.stdout, "Fixed findings (3):") {
 		t.Errorf("reverting the change: exit %d, report:\n%s", back.code, back.stdout)
 	}

@@ -74,6 +74,11 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags, w *wa
 		return err
 	}
 	warnMisnamedConfig(stderr, &f.gate, wd, cfg)
+	paths := pathsAt(wd, f.out.paths)
+	base, err := f.gate.newFrom.prepare(wd, paths)
+	if err != nil {
+		return err
+	}
 	res, run, err := checkTopology(args, topology.Options{Skip: cfg.Ignored, Code: codeLoader(wd, cfg, nil, nil, w)}, f.budget, cfg.Budget, w)
 	if err != nil {
 		return err
@@ -88,13 +93,25 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags, w *wa
 	if err := f.gate.apply(res, cfg, wd, stderr); err != nil {
 		return err
 	}
+	baseRun := reportRun{flags: &reportFlags{topology: args, budget: f.budget}, cfg: cfg, wd: wd, watch: w}
+	gated, err := base.narrow(res, f.out.format, wd, analyseWith(baseRun, f.gate.newFrom.rev), stderr)
+	if err != nil {
+		return err
+	}
+	written := newPathWriter(paths, stderr)
+	written.result(res)
+	for _, g := range run.graphs { // the text format's headings, as the findings name them
+		g.Pipeline = written.dir(g.Pipeline)
+	}
+	base.note(written, stderr)
+	f.out.source = written.source
 	stop := w.start("write")
 	err = writeTopology(stdout, res, run, f.out)
 	stop()
 	if err != nil {
 		return err
 	}
-	return verdict(res.Findings, f.out.failOn)
+	return verdict(gated, f.out.failOn)
 }
 
 // writeTopology writes the report of a topology run as out asks: text with
