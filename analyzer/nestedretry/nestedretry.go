@@ -22,7 +22,6 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
-	diag.CheckDirectives(pass, Rule)
 	for _, n := range res.Nested {
 		diag.Report(pass, Rule, n.Pos, n.Pos,
 			n.Outer.Name+" retries "+n.Via+", which retries too ("+n.Inner.At+"): attempts multiply, "+n.Product()+" per call against a dependency that is already failing; keep one retry layer, the outermost, and make the inner call single-shot")
