@@ -75,8 +75,23 @@ func (c *Client) ChargeConfigured(ctx context.Context, r Request) error {
 	return last
 }
 
-// A parameter is a constant for the loop too.
+// A parameter is a constant for the loop too; but an exported retrier's
+// callers choose it, and those that give a constant are reported where
+// they give it (package callers), so its loop is not.
 func Retry(attempts int, wait time.Duration, op func() error) error {
+	var err error
+	for range attempts {
+		if err = op(); err == nil {
+			return nil
+		}
+		time.Sleep(wait)
+	}
+	return err
+}
+
+// The package's own retrier decides its callers' wait: reported at its
+// loop.
+func retry(attempts int, wait time.Duration, op func() error) error {
 	var err error
 	for range attempts {
 		if err = op(); err == nil {
