@@ -74,6 +74,18 @@ func TestSettingsReachTheRules(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), a, "p")
 }
 
+// TestInvalidSuppressionIsARule: the plugin runs invalid-suppression with
+// the other rules (TestNoSettings sees its finding), and severity off
+// turns it off as any other.
+func TestInvalidSuppressionIsARule(t *testing.T) {
+	if a := build(t, nil); !strings.Contains(a.Doc, "invalid-suppression") {
+		t.Errorf("the plugin does not run invalid-suppression: %s", a.Doc)
+	}
+	if a := build(t, settingsOf(t, "severity: {invalid-suppression: off}\n")); strings.Contains(a.Doc, "invalid-suppression") {
+		t.Errorf("invalid-suppression is off but the plugin runs it: %s", a.Doc)
+	}
+}
+
 // TestNoSettings runs every rule with no settings at all.
 func TestNoSettings(t *testing.T) {
 	a := build(t, nil)

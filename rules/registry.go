@@ -80,7 +80,6 @@ type Pass struct {
 	Explicit bool // the budget was given (flag or topology file)
 	rule     *Rule
 	findings []model.Finding
-	known    func(id string) bool // whether id is a topology rule
 }
 
 // Report records a finding of the running rule at its default severity.
@@ -108,8 +107,7 @@ func (p *Pass) ReportSeverity(pos topology.Pos, component string, sev model.Seve
 // that no `# retrylint:ignore` comment suppresses, sorted.
 func Run(g *topology.Graph, opts Options) ([]model.Finding, *multiply.Result) {
 	mult := multiply.Compute(g)
-	p := &Pass{Graph: g, Mult: mult, Budget: topology.DefaultBudget,
-		known: func(id string) bool { _, ok := Lookup(id); return ok }}
+	p := &Pass{Graph: g, Mult: mult, Budget: topology.DefaultBudget}
 	switch {
 	case opts.Budget > 0:
 		p.Budget, p.Explicit = opts.Budget, true

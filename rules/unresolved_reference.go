@@ -1,9 +1,6 @@
 package rules
 
 import (
-	"fmt"
-
-	"github.com/retrylint/retrylint/internal/suppress"
 	"github.com/retrylint/retrylint/model"
 )
 
@@ -26,14 +23,15 @@ var unresolvedReference = &Rule{
 	},
 }
 
-// invalidSuppression: a `# retrylint:ignore` comment without a rule or a
-// reason; it suppresses nothing.
+// invalidSuppression: a `# retrylint:ignore` comment that is wrong in
+// whole or in part: no rule, no reason, a rule no topology rule has, a
+// misspelt keyword. What it gets wrong suppresses nothing.
 var invalidSuppression = &Rule{
 	Info: Info{
 		ID:          "invalid-suppression",
 		Severity:    model.Warning,
-		Summary:     "a `# retrylint:ignore` comment names no rule or gives no reason; it suppresses nothing",
-		Remediation: "write `# retrylint:ignore RULE reason`",
+		Summary:     "a retrylint:ignore directive is malformed, names no rule or a rule that does not exist, or gives no reason; it suppresses nothing",
+		Remediation: "write `# retrylint:ignore RULE[,RULE] reason`, the reason saying why the finding does not apply",
 		Doc:         "docs/rules/invalid-suppression.md",
 	},
 	check: func(p *Pass) {
@@ -41,16 +39,7 @@ var invalidSuppression = &Rule{
 			return
 		}
 		for _, d := range p.Graph.Suppress.Invalid {
-			msg := "retrylint:ignore needs a reason: `# retrylint:ignore RULE reason`; nothing is suppressed"
-			if len(d.Rules) == 0 {
-				msg = "retrylint:ignore names no rule: `# retrylint:ignore RULE reason`; nothing is suppressed"
-			}
-			p.Report(d.Pos, "", msg)
-		}
-		for _, d := range p.Graph.Suppress.Valid {
-			for _, r := range (suppress.Directive{Rules: d.Rules}).Unknown(p.known) {
-				p.Report(d.Pos, "", fmt.Sprintf("retrylint:ignore names %q, which is no topology rule (see retrylint rules), so it suppresses nothing", r))
-			}
+			p.Report(d.Pos, "", d.Problem)
 		}
 	},
 }

@@ -59,6 +59,7 @@ func FuzzLoadJob(f *testing.F) {
 	f.Add([]byte(jobV1))
 	f.Add([]byte("apiVersion: run.cnrm.cloud.google.com/v1beta1\nkind: RunJob\nmetadata: {name: k}\nspec: {template: {taskCount: 2, template: {maxRetries: 1, timeout: 10m}}}\n"))
 	f.Add([]byte(`{"name":"projects/p/locations/l/jobs/j","template":{"template":{"maxRetries":"3","timeout":"1s"}}}`))
+	f.Add([]byte("apiVersion: run.googleapis.com/v1\nkind: Job\nmetadata:\n  name: j # Retrylint-Ignor\nspec:\n  template:\n    spec:\n      template:\n        spec:\n          # retrylint:ignore job-max-retrys, all # a reason?\n          maxRetries: 3 #retrylint:ignore:\n"))
 	f.Add([]byte("apiVersion: run.googleapis.com/v1\nkind: Job\nmetadata:\n  name: j\n  labels: {note: \"a\u0085b\u2028c\"}\nspec:\n  template:\n    spec:\n      template:\n        spec:\n          maxRetries: 0\n          maxRetries: 10\n"))
 	seeds(f, "shared/corpus/gcp/cloudrun/*.yaml", "../examples/topology/*/*job.yaml")
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzLoad(t, "job.yaml", src) })
@@ -101,6 +102,7 @@ func FuzzLoadScheduler(f *testing.F) {
 
 func FuzzLoadTerraform(f *testing.F) {
 	f.Add([]byte(tfChain))
+	f.Add([]byte("resource \"google_pubsub_subscription\" \"s\" {\n  // retrylint:ignore unbounded-redelivry,\n  name = \"s\" # retrylint:ignore\n  topic = \"t\" //Retrylint:ignore all why\n}\n"))
 	f.Add([]byte("resource \"google_cloud_tasks_queue\" \"q\" {\n  name = \"q\"\n  retry_config { max_attempts = -1 }\n  http_target { uri_override { host = \"a.run.app\" } }\n}\n"))
 	f.Add([]byte("resource \"google_cloudfunctions_function\" \"f\" {\n  name = \"f\"\n  event_trigger {\n    failure_policy { retry = true }\n  }\n}\n"))
 	f.Add([]byte("locals {\n  fns = { a = { retry = \"RETRY_POLICY_RETRY\" }, b = { retry = var.x } }\n  big = format(\"%99999999s\", \"x\")\n}\nresource \"google_cloudfunctions2_function\" \"f\" {\n  for_each = local.fns\n  name = each.key\n  event_trigger { retry_policy = each.value.retry }\n}\nresource \"google_pubsub_subscription\" \"s\" {\n  count = 2\n  name = \"s${count.index}\"\n  push_config { push_endpoint = google_cloudfunctions2_function.f[\"a\"].url }\n  dynamic \"dead_letter_policy\" {\n    for_each = []\n    content { dead_letter_topic = \"t\" }\n  }\n}\n"))

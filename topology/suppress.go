@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/retrylint/retrylint/internal/lazyre"
@@ -11,12 +12,11 @@ import (
 // of the loaded files (the grammar of package internal/suppress).
 type Suppressions struct {
 	byFile map[string]map[int]Directive
-	// Invalid lists directives without a rule or a reason: they suppress
-	// nothing and are reported.
+	// Invalid lists the directives that are wrong in whole or in part — no
+	// rule, no reason, a rule name no topology rule has, a misspelt
+	// keyword — in file and line order, each with its Problem: they are
+	// reported.
 	Invalid []Directive
-	// Valid lists the other directives, in file and line order; one that
-	// names a rule no rule has is reported too.
-	Valid   []Directive
 	scanned map[string]bool
 }
 
@@ -25,10 +25,18 @@ type Directive struct {
 	Pos    Pos
 	Rules  []string
 	Reason string
+	// Problem says what is wrong with the directive and what to write;
+	// "" for a valid one.
+	Problem string
 }
 
-// ignoreRE finds the comment marker of a directive.
-var ignoreRE = lazyre.New(`#\s*retrylint:ignore`)
+// ignoreRE finds the comment marker of a directive, or of a near miss
+// ("# Retrylint-ignore"); hclIgnoreRE also finds HCL's other comment
+// marker, //.
+var (
+	ignoreRE    = lazyre.New(`#\s*(?i:retrylint)`)
+	hclIgnoreRE = lazyre.New(`(?:#|//)\s*(?i:retrylint)`)
+)
 
 // scan records the ignore comments of one file, once.
 func (s *Suppressions) scan(file string, src []byte) {
@@ -39,28 +47,34 @@ func (s *Suppressions) scan(file string, src []byte) {
 		s.scanned = map[string]bool{}
 	}
 	s.scanned[file] = true
-	if !strings.Contains(string(src), "retrylint:ignore") {
+	if !strings.Contains(strings.ToLower(string(src)), "retrylint") {
 		return
 	}
+	marker := ignoreRE
+	if strings.EqualFold(filepath.Ext(file), ".tf") {
+		marker = hclIgnoreRE
+	}
 	for i, line := range strings.Split(string(src), "\n") {
-		m := ignoreRE.FindStringIndex(line)
+		m := marker.FindStringIndex(line)
 		if m == nil {
 			continue
 		}
-		text := line[m[0]+1:]
-		if j := strings.Index(text[1:], "#"); j >= 0 { // a further comment is no reason
-			text = text[:j+1]
+		text := strings.TrimLeft(line[m[0]:], "#/")
+		if j := strings.Index(text, "#"); j >= 0 { // a further comment is no reason
+			text = text[:j]
 		}
 		sd, ok := suppress.Parse(text)
 		if !ok {
 			continue
 		}
-		d := Directive{Pos: Pos{File: file, Line: i + 1, Col: m[0] + 1}, Rules: sd.Rules, Reason: sd.Reason}
-		if !sd.Valid() {
+		d := Directive{Pos: Pos{File: file, Line: i + 1, Col: m[0] + 1}, Rules: sd.Rules, Reason: sd.Reason,
+			Problem: suppress.Check(text, suppress.Topology)}
+		if d.Problem != "" {
 			s.Invalid = append(s.Invalid, d)
+		}
+		if !sd.Valid() {
 			continue
 		}
-		s.Valid = append(s.Valid, d)
 		if s.byFile == nil {
 			s.byFile = map[string]map[int]Directive{}
 		}

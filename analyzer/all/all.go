@@ -5,6 +5,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzer/fixedsleep"
+	"github.com/retrylint/retrylint/analyzer/invalidsuppression"
 	"github.com/retrylint/retrylint/analyzer/nestedretry"
 	"github.com/retrylint/retrylint/analyzer/nocap"
 	"github.com/retrylint/retrylint/analyzer/nojitter"
@@ -13,6 +14,7 @@ import (
 	"github.com/retrylint/retrylint/analyzer/sleepignorescontext"
 	"github.com/retrylint/retrylint/analyzer/unboundedretry"
 	"github.com/retrylint/retrylint/analyzer/unclassifiedretry"
+	"github.com/retrylint/retrylint/model"
 )
 
 // Rule pairs an analyzer with its stable kebab-case rule name.
@@ -32,7 +34,18 @@ func Rules() []Rule {
 		{retrypermanent.Rule, retrypermanent.Analyzer},
 		{sleepignorescontext.Rule, sleepignorescontext.Analyzer},
 		{nestedretry.Rule, nestedretry.Analyzer},
+		{invalidsuppression.Rule, invalidsuppression.Analyzer},
 	}
+}
+
+// Severity is the default severity of a code rule: error, except for
+// invalid-suppression, a warning as in the topology half: the directive
+// it reports suppresses nothing, so it hides no finding.
+func Severity(rule string) model.Severity {
+	if rule == invalidsuppression.Rule {
+		return model.Warning
+	}
+	return model.Error
 }
 
 // WithSettings returns the analyzers of Rules preceded by the settings

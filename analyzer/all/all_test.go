@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/retrylint/retrylint/analyzer/all"
+	"github.com/retrylint/retrylint/analyzer/retryconfig"
 	"github.com/retrylint/retrylint/analyzer/retryloop"
 )
 
@@ -16,7 +17,7 @@ import (
 var every = &analysis.Analyzer{
 	Name:     "every",
 	Doc:      "test helper: every code rule at once",
-	Requires: []*analysis.Analyzer{retryloop.Analyzer},
+	Requires: []*analysis.Analyzer{retryloop.Analyzer, retryconfig.Analyzer},
 	Run: func(pass *analysis.Pass) (any, error) {
 		for _, a := range all.Analyzers() {
 			if _, err := a.Run(pass); err != nil {
@@ -35,8 +36,8 @@ var every = &analysis.Analyzer{
 // correct code that no rule may flag.
 func TestServices(t *testing.T) {
 	for _, a := range all.Analyzers() {
-		if len(a.Requires) != 1 || a.Requires[0] != retryloop.Analyzer {
-			t.Fatalf("%s requires more than the retry-loop model; the combined pass must require it too", a.Name)
+		if len(a.Requires) != 1 || a.Requires[0] != retryloop.Analyzer && a.Requires[0] != retryconfig.Analyzer {
+			t.Fatalf("%s requires more than the retry-loop model or the settings; the combined pass must require it too", a.Name)
 		}
 	}
 	for _, module := range []string{"services", "platform"} {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/retrylint/retrylint/analyzer/all"
-	"github.com/retrylint/retrylint/analyzer/internal/diag"
+	"github.com/retrylint/retrylint/internal/suppress"
 )
 
 // TestDirectivesKnowEveryRule: the rule names a //retrylint:ignore may use
@@ -16,9 +16,9 @@ func TestDirectivesKnowEveryRule(t *testing.T) {
 	for _, r := range all.Rules() {
 		names = append(names, r.Name)
 	}
-	got := slices.Sorted(slices.Values(diag.Rules))
+	got := slices.Sorted(slices.Values(suppress.CodeRules))
 	slices.Sort(names)
 	if !slices.Equal(got, names) {
-		t.Errorf("diag.Rules = %v, analyzers = %v", got, names)
+		t.Errorf("suppress.CodeRules = %v, analyzers = %v", got, names)
 	}
 }

@@ -9,5 +9,5 @@ import (
 )
 
 func TestFixedSleep(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), fixedsleep.Analyzer, "payments")
+	analysistest.Run(t, analysistest.TestData(), fixedsleep.Analyzer, "payments", "retrier", "callers")
 }

@@ -24,7 +24,6 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
-	diag.CheckDirectives(pass, Rule)
 	for _, lw := range res.Waits() {
 		w := lw.Wait
 		s := w.Source

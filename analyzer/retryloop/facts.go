@@ -64,6 +64,13 @@ type RetrySummary struct {
 	Unbounded bool
 	// At is where the retry loop is, as file:line, for messages.
 	At string
+	// Limit is, when Attempts is unknown, the expression as written that
+	// its loop's counter runs up to or down from ("c.maxRetries",
+	// "tries"), for messages; "" when there is none. LimitArg is the
+	// 1-based index of the parameter Limit names, when it is one: each
+	// call's argument there sets the attempts.
+	Limit    string
+	LimitArg int
 	// Param is the parameter (0-based) holding the function value the
 	// function retries — a retry wrapper, whose every call site retries
 	// its argument — or -1 when it retries work of its own.
@@ -329,12 +336,9 @@ func (a *checker) factDelay(dc *delayCtx, ds *DelaySummary, call *ast.CallExpr) 
 	return d
 }
 
-// position renders a position as file:line for messages.
+// position renders a position as file:line for messages, the file named
+// as sitePath names it.
 func (a *checker) position(p token.Pos) string {
 	pos := a.pass.Fset.Position(p)
-	name := pos.Filename
-	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
-		name = name[i+1:]
-	}
-	return fmt.Sprintf("%s:%d", name, pos.Line)
+	return fmt.Sprintf("%s:%d", a.sitePath(pos.Filename), pos.Line)
 }

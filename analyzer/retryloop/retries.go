@@ -22,6 +22,10 @@ type Layer struct {
 	// Attempts is the most attempts, the first included; 0 when unknown.
 	Attempts  int
 	Unbounded bool
+	// Limit says, when Attempts is unknown, what sets them: "the argument
+	// maxRetries" of the call, or the expression its loop counts up to,
+	// "c.maxRetries"; "" when nothing does that can be read.
+	Limit string
 }
 
 // Nesting is a retry layer whose operation reaches another retry layer:
@@ -84,9 +88,10 @@ func (a *checker) indexLoops(res *Result) {
 
 // layerOf describes a loop as a retry layer.
 func (a *checker) layerOf(l *Loop) Layer {
-	ly := Layer{Name: l.Subject(), At: a.position(l.Pos), Attempts: l.Attempts, Unbounded: l.Bound == BoundNone}
+	ly := Layer{Name: l.Subject(), At: a.position(l.Pos), Attempts: l.Attempts, Unbounded: l.Bound == BoundNone, Limit: a.loopLimit(l)}
 	if in := a.innerOf(l); in != nil {
 		ly.Attempts, ly.Unbounded = multiply(ly, *in)
+		ly.Limit = ""
 	}
 	return ly
 }
@@ -159,6 +164,7 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 		ly := a.layerOf(l)
 		r = &RetrySummary{Attempts: ly.Attempts, Unbounded: ly.Unbounded, At: ly.At, Param: a.wrappedParam(decl, l)}
 		r.WaitParam = a.waitParam(decl, l)
+		r.Limit, r.LimitArg = a.ownLimit(decl, l, r)
 		if r.Param >= 0 {
 			r.Deaf = l.Context == nil && (deafWaits(l) || a.deafRunnerCall(l))
 			r.Answer = l.answer
@@ -470,7 +476,7 @@ func (a *checker) retryingCall(l *Loop, call *ast.CallExpr) *Nesting {
 		return nil
 	}
 	name := types.ExprString(call.Fun)
-	return &Nesting{Pos: l.Pos, Inner: Layer{Name: name, At: r.At, Attempts: r.Attempts, Unbounded: r.Unbounded}, Via: name}
+	return &Nesting{Pos: l.Pos, Inner: a.layerAt(name, r, call), Via: name}
 }
 
 func (a *checker) funcObj(fn ast.Node) *types.Func {
@@ -492,10 +498,11 @@ func (a *checker) nestings(res *Result) []Nesting {
 			runners[l.Node] = true
 		}
 		if n, ok := a.nestedIn(l); ok {
-			n.Outer = Layer{Name: l.Subject(), At: a.position(l.Pos), Attempts: l.Attempts, Unbounded: l.Bound == BoundNone}
+			n.Outer = Layer{Name: l.Subject(), At: a.position(l.Pos), Attempts: l.Attempts, Unbounded: l.Bound == BoundNone, Limit: a.loopLimit(l)}
 			if l.Form == FormRunner {
 				if r, _ := a.retryAt(l.Node.(*ast.CallExpr)); r != nil {
 					n.Outer.At, n.Outer.Unbounded = r.At, r.Unbounded
+					n.Outer.Limit = a.layerAt(n.Outer.Name, r, l.Node.(*ast.CallExpr)).Limit
 				}
 			}
 			out = append(out, *n)
@@ -524,7 +531,7 @@ func (a *checker) nestings(res *Result) []Nesting {
 			if !ok {
 				return true
 			}
-			inner.Outer = Layer{Name: types.ExprString(call.Fun), At: r.At, Attempts: r.Attempts, Unbounded: r.Unbounded}
+			inner.Outer = a.layerAt(types.ExprString(call.Fun), r, call)
 			out = append(out, *inner)
 			return true
 		})

@@ -457,6 +457,7 @@ func (a *checker) function(fn ast.Node, body *ast.BlockStmt) []*Loop {
 		}
 		return true
 	})
+	loops = foldLabelled(loops)
 	if l := a.recursion(fc); l != nil {
 		loops = append(loops, l)
 	}

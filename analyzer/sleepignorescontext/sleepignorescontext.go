@@ -33,7 +33,6 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
-	diag.CheckDirectives(pass, Rule)
 	inner := map[token.Pos]bool{}
 	for _, lw := range res.Waits() {
 		l, w := lw.Loop, lw.Wait

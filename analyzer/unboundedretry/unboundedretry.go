@@ -22,7 +22,6 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
-	diag.CheckDirectives(pass, Rule)
 	for _, l := range res.Loops {
 		if l.Bound != retryloop.BoundNone {
 			continue

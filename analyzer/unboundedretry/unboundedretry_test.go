@@ -9,5 +9,5 @@ import (
 )
 
 func TestUnboundedRetry(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), unboundedretry.Analyzer, "reconnect")
+	analysistest.Run(t, analysistest.TestData(), unboundedretry.Analyzer, "reconnect", "labelled")
 }

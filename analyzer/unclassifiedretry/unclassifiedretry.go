@@ -24,7 +24,6 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
-	diag.CheckDirectives(pass, Rule)
 	for _, l := range res.Loops {
 		if l.Classified {
 			continue

@@ -476,7 +476,7 @@ func toFinding(fset *token.FileSet, d analysis.Diagnostic, rule, dir string) mod
 	}
 	f := model.Finding{
 		Rule:      rule,
-		Severity:  model.Error,
+		Severity:  all.Severity(rule),
 		Message:   strings.TrimPrefix(d.Message, rule+": "),
 		File:      relPath(dir, pos.Filename),
 		Line:      pos.Line,

@@ -397,7 +397,7 @@ func TestE2ETags(t *testing.T) {
 // method's fact.
 func TestE2EInterfaceFacts(t *testing.T) {
 	line := lineOf(t, filepath.Join(e2eDir(t), "behind", "behind.go"), "for range 5")
-	finding := fmt.Sprintf("behind.go:%d:2: nested-retry: retry loop retries c.Request, which retries too (broker.go:", line)
+	finding := fmt.Sprintf("behind.go:%d:2: nested-retry: retry loop retries c.Request, which retries too (broker/broker.go:", line)
 	if r := retrylint(t, "code", "./behind"); r.code != 1 || !strings.Contains(r.stdout, asText(finding)) {
 		t.Errorf("retrylint code ./behind: exit %d, stdout %q, stderr %q; want 1 and %q", r.code, r.stdout, r.stderr, asText(finding))
 	}

@@ -21,19 +21,24 @@ import (
 // ruleInfo is one line of the rule catalogue.
 type ruleInfo struct {
 	Name     string
-	Half     string // "code" or "topology"
+	Half     string // "code", "topology", or "both" for a rule of each
 	Severity model.Severity
 	Summary  string
 }
 
-// catalogue lists every rule: the code rules, then the topology rules.
-// Code rules all default to error; their summary is their page's.
+// catalogue lists every rule once: the code rules, then the topology
+// rules. A code rule's summary is its page's; a rule of both halves
+// (invalid-suppression) is listed with the code rules, its half "both".
 func catalogue() []ruleInfo {
 	var list []ruleInfo
 	for _, r := range all.Rules() {
-		list = append(list, ruleInfo{r.Name, "code", model.Error, summaryLine(docs.Summary(r.Name))})
+		list = append(list, ruleInfo{r.Name, "code", all.Severity(r.Name), summaryLine(docs.Summary(r.Name))})
 	}
 	for _, r := range rules.Catalog() {
+		if i := slices.IndexFunc(list, func(c ruleInfo) bool { return c.Name == r.ID }); i >= 0 {
+			list[i].Half = "both"
+			continue
+		}
 		list = append(list, ruleInfo{r.ID, "topology", r.Severity, r.Summary})
 	}
 	return list

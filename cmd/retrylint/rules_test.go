@@ -10,6 +10,7 @@ import (
 	"github.com/retrylint/retrylint/analyzer/all"
 	"github.com/retrylint/retrylint/docs"
 	"github.com/retrylint/retrylint/model"
+	"github.com/retrylint/retrylint/rules"
 )
 
 func TestEveryRuleHasAPageAndEveryPageARule(t *testing.T) {
@@ -51,8 +52,11 @@ func TestCatalogue(t *testing.T) {
 		wantHalf := "topology"
 		if i < len(codeRules) {
 			wantHalf = "code"
-			if r.Name != codeRules[i].Name || r.Severity != model.Error {
-				t.Errorf("catalogue[%d] = %s %s, want code rule %s with severity error", i, r.Name, r.Severity, codeRules[i].Name)
+			if _, ok := rules.Lookup(r.Name); ok {
+				wantHalf = "both"
+			}
+			if r.Name != codeRules[i].Name || r.Severity != all.Severity(r.Name) {
+				t.Errorf("catalogue[%d] = %s %s, want code rule %s with severity %s", i, r.Name, r.Severity, codeRules[i].Name, all.Severity(r.Name))
 			}
 		}
 		if r.Half != wantHalf {
@@ -121,5 +125,30 @@ func TestSummaryLine(t *testing.T) {
 		if got := summaryLine(tc.in); got != tc.want {
 			t.Errorf("summaryLine(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestInvalidSuppressionInBothHalves: invalid-suppression is one rule of
+// both halves, listed once, a warning in each, and explained.
+func TestInvalidSuppressionInBothHalves(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"rules"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("retrylint rules: exit %d, stderr %q", code, stderr.String())
+	}
+	var lines []string
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == "invalid-suppression" {
+			lines = append(lines, line)
+		}
+	}
+	if len(lines) != 1 || !strings.HasPrefix(strings.Join(strings.Fields(lines[0]), " "), "invalid-suppression both warning ") {
+		t.Errorf("retrylint rules lists invalid-suppression as %q, want one line: both, warning", lines)
+	}
+	if info, ok := rules.Lookup("invalid-suppression"); !ok || info.Severity != model.Warning || all.Severity("invalid-suppression") != model.Warning {
+		t.Errorf("invalid-suppression: topology %+v, code %s; want a warning in both", info, all.Severity("invalid-suppression"))
+	}
+	stdout.Reset()
+	if code := run([]string{"explain", "invalid-suppression"}, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "did you mean") {
+		t.Errorf("retrylint explain invalid-suppression: exit %d, page %q", code, stdout.String())
 	}
 }

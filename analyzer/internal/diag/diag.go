@@ -6,15 +6,14 @@
 //
 // on the line of the finding or the line above it, in the grammar the
 // topology half shares (package internal/suppress). A retrylint:ignore
-// directive without a reason, or naming a rule no analyzer has, does not
-// suppress anything and is itself reported.
+// directive that is malformed or gives no reason suppresses nothing, and a
+// rule name no analyzer has suppresses nothing either; the rule
+// invalid-suppression reports them.
 package diag
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -42,8 +41,8 @@ func Report(pass *analysis.Pass, rule string, pos, end token.Pos, msg string, fi
 type directive struct {
 	pos    token.Pos
 	rules  []string // nil: every rule (nolint)
-	reason string
-	ignore bool // a retrylint:ignore directive (needs a reason)
+	ignore bool     // a retrylint:ignore directive
+	valid  bool     // a retrylint:ignore directive that suppresses: well formed, with a reason
 }
 
 func (d directive) covers(rule string) bool {
@@ -51,18 +50,15 @@ func (d directive) covers(rule string) bool {
 }
 
 func parse(c *ast.Comment) (directive, bool) {
-	text := strings.TrimPrefix(c.Text, "//")
-	if strings.HasPrefix(text, "/*") || c.Text[:2] == "/*" {
+	text, ok := DirectiveText(c)
+	if !ok {
 		return directive{}, false
 	}
 	text = strings.TrimSpace(text)
+	if sd, ok := suppress.Parse(text); ok {
+		return directive{pos: c.Pos(), ignore: true, valid: sd.Valid(), rules: append([]string{}, sd.Rules...)}, true
+	}
 	switch {
-	case strings.HasPrefix(text, suppress.Keyword):
-		sd, ok := suppress.Parse(text)
-		if !ok {
-			return directive{}, false
-		}
-		return directive{pos: c.Pos(), ignore: true, rules: append([]string{}, sd.Rules...), reason: sd.Reason}, true
 	case text == "nolint" || strings.HasPrefix(text, "nolint ") || strings.HasPrefix(text, "nolint//"):
 		return directive{pos: c.Pos()}, true
 	case strings.HasPrefix(text, "nolint:"):
@@ -77,6 +73,16 @@ func parse(c *ast.Comment) (directive, bool) {
 		return d, true
 	}
 	return directive{}, false
+}
+
+// DirectiveText is the text of a line comment after its //, where a
+// directive is written; ok is false for a /* block */ comment.
+func DirectiveText(c *ast.Comment) (string, bool) {
+	text, ok := strings.CutPrefix(c.Text, "//")
+	if !ok || strings.HasPrefix(text, "/*") {
+		return "", false
+	}
+	return text, true
 }
 
 func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
@@ -97,7 +103,7 @@ func suppressed(pass *analysis.Pass, rule string, pos token.Pos) bool {
 	for _, cg := range f.Comments {
 		for _, c := range cg.List {
 			d, ok := parse(c)
-			if !ok || !d.covers(rule) || d.ignore && d.reason == "" {
+			if !ok || !d.covers(rule) || d.ignore && !d.valid {
 				continue
 			}
 			if l := pass.Fset.Position(c.Pos()).Line; l == line || l == line-1 {
@@ -107,52 +113,3 @@ func suppressed(pass *analysis.Pass, rule string, pos token.Pos) bool {
 	}
 	return false
 }
-
-// CheckDirectives reports retrylint:ignore directives for rule that give
-// no reason. Each directive is reported once, by the first rule it names.
-func CheckDirectives(pass *analysis.Pass, rule string) {
-	for _, f := range pass.Files {
-		for _, cg := range f.Comments {
-			for _, c := range cg.List {
-				d, ok := parse(c)
-				if !ok || !d.ignore {
-					continue
-				}
-				if d.reason != "" {
-					if rule == First {
-						checkRuleNames(pass, c, d)
-					}
-					continue
-				}
-				switch {
-				case len(d.rules) == 0:
-					if rule == First {
-						pass.Report(analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Category: rule,
-							Message: rule + ": retrylint:ignore names no rule and gives no reason; write //retrylint:ignore RULE reason"})
-					}
-				case d.rules[0] == rule:
-					pass.Report(analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Category: rule,
-						Message: rule + ": retrylint:ignore " + strings.Join(d.rules, ",") + " gives no reason, so it suppresses nothing; say why the finding does not apply"})
-				}
-			}
-		}
-	}
-}
-
-// checkRuleNames reports the rule names of a directive that no analyzer
-// has, a misspelling that would otherwise silently suppress nothing.
-func checkRuleNames(pass *analysis.Pass, c *ast.Comment, d directive) {
-	for _, r := range (suppress.Directive{Rules: d.rules}).Unknown(isRule) {
-		pass.Report(analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Category: First,
-			Message: fmt.Sprintf("%s: retrylint:ignore names %q, which is no retrylint rule (see retrylint rules), so it suppresses nothing", First, r)})
-	}
-}
-
-// Rules are the rules of the code analyzers, as directives name them.
-var Rules = []string{"fixed-sleep", "no-jitter", "no-cap", "unbounded-retry", "unclassified-retry", "retry-permanent", "sleep-ignores-context", "nested-retry"}
-
-func isRule(name string) bool { return slices.Contains(Rules, name) }
-
-// First is the rule that reports directives naming no rule at all, or a
-// rule that does not exist.
-const First = "fixed-sleep"

@@ -45,6 +45,8 @@ func (c *Client) Plain(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
+		// want +1 `invalid-suppression: retrylint:ignore suppresses nothing: "fixed-slep" is no rule \(did you mean fixed-sleep\?\)`
+		//retrylint:ignore fixed-slep the store asks for one second
 		case <-time.After(time.Second): // want `fixed-sleep: retry loop waits a constant 1s`
 		}
 	}

@@ -204,7 +204,7 @@ func ClaimSlot(ctx context.Context, claim func(context.Context) error, retryInte
 		if !errors.Is(err, ErrBusy) {
 			return err
 		}
-		t.Reset(retryInterval) // want `fixed-sleep: `
+		t.Reset(retryInterval) // its callers choose retryInterval: fixed-sleep where one gives a constant
 		select {
 		case <-ctx.Done():
 			return ctx.Err()

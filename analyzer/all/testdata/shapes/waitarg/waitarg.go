@@ -21,8 +21,7 @@ func Backup(c *lock.CAS) error {
 	return c.BeginWithRetry("backup", time.Minute, backupInterval) // want `fixed-sleep: c.BeginWithRetry is given a constant 100ms`
 }
 
-// Spread gives each caller its own random interval: the retrier still
-// waits the same each time, which its own loop reports.
+// Spread gives each caller its own random interval: no lock-step.
 func Spread(c *lock.CAS) error {
 	return c.BeginWithRetry("spread", time.Minute, 50*time.Millisecond+rand.N(50*time.Millisecond))
 }

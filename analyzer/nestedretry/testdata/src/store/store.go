@@ -10,12 +10,15 @@ import (
 
 var ErrUnavailable = errors.New("unavailable")
 
-type Client struct{}
+type Client struct {
+	// MaxRetries is how often Load tries.
+	MaxRetries int
+}
 
 func (c *Client) get(ctx context.Context, key string) (string, error) { return "", ErrUnavailable }
 
 // Get reads a key, retrying an unavailable store four times.
-func (c *Client) Get(ctx context.Context, key string) (string, error) { // want Get:`retries\(5 at store.go:\d+, param -1\)`
+func (c *Client) Get(ctx context.Context, key string) (string, error) { // want Get:`retries\(5 at store/store.go:\d+, param -1\)`
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		var v string
@@ -32,8 +35,44 @@ func (c *Client) Get(ctx context.Context, key string) (string, error) { // want 
 	return "", err
 }
 
+// Fetch reads a key, trying as often as its caller says.
+func (c *Client) Fetch(ctx context.Context, key string, tries int) (string, error) { // want Fetch:`retries\(n at store/store.go:\d+, param -1\)`
+	var err error
+	for try := 1; try <= tries; try++ {
+		var v string
+		if v, err = c.get(ctx, key); err == nil {
+			return v, nil
+		}
+		if !errors.Is(err, ErrUnavailable) {
+			return "", err
+		}
+		if err := pause(ctx, try); err != nil {
+			return "", err
+		}
+	}
+	return "", err
+}
+
+// Load reads a key, trying as often as the client is set to.
+func (c *Client) Load(ctx context.Context, key string) (string, error) { // want Load:`retries\(n at store/store.go:\d+, param -1\)`
+	var err error
+	for try := 0; try < c.MaxRetries; try++ {
+		var v string
+		if v, err = c.get(ctx, key); err == nil {
+			return v, nil
+		}
+		if !errors.Is(err, ErrUnavailable) {
+			return "", err
+		}
+		if err := pause(ctx, try); err != nil {
+			return "", err
+		}
+	}
+	return "", err
+}
+
 // Lookup reads through Get: it retries as Get does.
-func (c *Client) Lookup(ctx context.Context, key string) (string, error) { // want Lookup:`retries\(5 at store.go:\d+, param -1\)`
+func (c *Client) Lookup(ctx context.Context, key string) (string, error) { // want Lookup:`retries\(5 at store/store.go:\d+, param -1\)`
 	return c.Get(ctx, key)
 }
 
@@ -43,7 +82,7 @@ func (c *Client) Peek(ctx context.Context, key string) (string, error) {
 }
 
 // Watch keeps reading until the context ends, without an attempt limit.
-func (c *Client) Watch(ctx context.Context, key string) (string, error) { // want Watch:`retries\(unbounded at store.go:\d+, param -1\)`
+func (c *Client) Watch(ctx context.Context, key string) (string, error) { // want Watch:`retries\(unbounded at store/store.go:\d+, param -1\)`
 	for {
 		v, err := c.get(ctx, key)
 		if err == nil {
@@ -72,7 +111,7 @@ func Backoff(base time.Duration, attempt int) time.Duration { // want Backoff:`d
 
 // Put writes a key, counting its retries in the body: three after the
 // first attempt.
-func (c *Client) Put(ctx context.Context, key string) error { // want Put:`retries\(4 at store.go:\d+, param -1\)`
+func (c *Client) Put(ctx context.Context, key string) error { // want Put:`retries\(4 at store/store.go:\d+, param -1\)`
 	retries := 0
 	for {
 		_, err := c.get(ctx, key)
@@ -91,7 +130,7 @@ func (c *Client) Put(ctx context.Context, key string) error { // want Put:`retri
 
 // Delete counts in the for statement and tests in the body: attempts 0, 1
 // and 2.
-func (c *Client) Delete(ctx context.Context, key string) error { // want Delete:`retries\(3 at store.go:\d+, param -1\)`
+func (c *Client) Delete(ctx context.Context, key string) error { // want Delete:`retries\(3 at store/store.go:\d+, param -1\)`
 	for attempt := 0; ; attempt++ {
 		_, err := c.get(ctx, key)
 		if err == nil {
@@ -108,7 +147,7 @@ func (c *Client) Delete(ctx context.Context, key string) error { // want Delete:
 
 // Touch counts before it tries: n is 1 on the first attempt, and the
 // fourth is the last.
-func (c *Client) Touch(ctx context.Context, key string) error { // want Touch:`retries\(4 at store.go:\d+, param -1\)`
+func (c *Client) Touch(ctx context.Context, key string) error { // want Touch:`retries\(4 at store/store.go:\d+, param -1\)`
 	n := 0
 	for {
 		n++
@@ -127,7 +166,7 @@ func (c *Client) Touch(ctx context.Context, key string) error { // want Touch:`r
 
 // Refresh sets its counter back after a partial success: no limit can be
 // read from it.
-func (c *Client) Refresh(ctx context.Context, key string) error { // want Refresh:`retries\(n at store.go:\d+, param -1, ctx param 0\)`
+func (c *Client) Refresh(ctx context.Context, key string) error { // want Refresh:`retries\(n at store/store.go:\d+, param -1, ctx param 0\)`
 	n := 0
 	for {
 		v, err := c.get(ctx, key)

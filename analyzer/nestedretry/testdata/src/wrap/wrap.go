@@ -8,7 +8,7 @@ import (
 )
 
 // Do calls f until it succeeds, at most three times.
-func Do(ctx context.Context, f func(context.Context) error) error { // want Do:`retries\(3 at wrap.go:\d+, param 1, blind\)`
+func Do(ctx context.Context, f func(context.Context) error) error { // want Do:`retries\(3 at wrap/wrap.go:\d+, param 1, blind\)`
 	var err error
 	for range 3 {
 		if err = f(ctx); err == nil {

@@ -7,7 +7,7 @@ import (
 
 // run is a retry runner: it runs the attempt it is given up to tries times
 // while the attempt asks for another try.
-func run(attempt func() (bool, error), tries int) (err error) { // want run:`retries\(n at runner.go:\d+, param 0, limit param 1, answer\)`
+func run(attempt func() (bool, error), tries int) (err error) { // want run:`retries\(n at summaries/runner.go:\d+, param 0, limit param 1, answer\)`
 	var again bool
 	for try := 0; try < tries; try++ {
 		again, err = attempt()
@@ -19,7 +19,7 @@ func run(attempt func() (bool, error), tries int) (err error) { // want run:`ret
 }
 
 // Paced hands its attempt on to run: a runner too.
-func Paced(attempt func() (bool, error)) error { // want Paced:`retries\(10 at runner.go:\d+, param 0, answer\)`
+func Paced(attempt func() (bool, error)) error { // want Paced:`retries\(10 at summaries/runner.go:\d+, param 0, answer\)`
 	return run(attempt, 10)
 }
 

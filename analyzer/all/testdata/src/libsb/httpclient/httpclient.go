@@ -319,7 +319,7 @@ func single(ctx context.Context, url string) error {
 // Sync retries, by hand, a request that the client already retries.
 func (c *Client) Sync(ctx context.Context) error {
 	var err error
-	for attempt := 0; attempt < 3; attempt++ { // want `nested-retry: retry loop retries c.http.Do, which retries too \(httpclient.go:\d+\): attempts multiply, \(2\+1\)×\(4\+1\) = 15 attempts` `unclassified-retry: `
+	for attempt := 0; attempt < 3; attempt++ { // want `nested-retry: retry loop retries c.http.Do, which retries too \((libsb/)?httpclient/httpclient.go:\d+\): attempts multiply, \(2\+1\)×\(4\+1\) = 15 attempts` `unclassified-retry: `
 		req, rerr := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, c.base+"/sync", nil)
 		if rerr != nil {
 			return rerr

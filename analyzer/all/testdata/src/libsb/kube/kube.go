@@ -269,7 +269,7 @@ func (c *Controller) resync() error { return fmt.Errorf("not implemented") }
 // Retrying wraps a retrying call in a hand loop.
 func (c *Controller) Retrying(ctx context.Context, name string) error {
 	var err error
-	for i := 0; i < 3; i++ { // want `nested-retry: retry loop retries c.Label, which retries too \(kube.go:\d+\): attempts multiply, \(2\+1\)×\(4\+1\) = 15 attempts`
+	for i := 0; i < 3; i++ { // want `nested-retry: retry loop retries c.Label, which retries too \((libsb/)?kube/kube.go:\d+\): attempts multiply, \(2\+1\)×\(4\+1\) = 15 attempts`
 		err = c.Label(ctx, name)
 		if err == nil || apierrors.IsNotFound(err) {
 			return err

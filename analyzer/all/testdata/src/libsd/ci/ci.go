@@ -168,7 +168,7 @@ func (a *API) uploadChunk(ctx context.Context, job string, seq int) error {
 
 // UploadLog retries the chunk uploads that already retry.
 func (a *API) UploadLog(ctx context.Context, job string, chunks int) error {
-	return roko.NewRetrier( // want `nested-retry: .*retries a.uploadChunk, which retries too \(ci.go:\d+\): attempts multiply, \(4\+1\)×\(2\+1\) = 15 attempts`
+	return roko.NewRetrier( // want `nested-retry: .*retries a.uploadChunk, which retries too \((libsd/)?ci/ci.go:\d+\): attempts multiply, \(4\+1\)×\(2\+1\) = 15 attempts`
 		roko.WithMaxAttempts(5),
 		roko.WithJitter(),
 		roko.WithStrategy(roko.ExponentialSubsecond(time.Second)),
