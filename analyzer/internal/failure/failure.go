@@ -64,6 +64,14 @@ func PermanentName(name string) bool { return permanentName.MatchString(name) }
 
 var permanentName = lazyre.New(`(?i)(unauthori[sz]ed|unauthenticated|forbidden|permission_?denied|access_?denied|auth(entication|orization)_?failed|invalid_?credentials)`)
 
+// NotYetName reports whether the name of a sentinel error or of a
+// predicate over errors says a thing does not exist or is not ready yet
+// (ErrNotListening, isRepositoryNotProvisionedError, IsNotFound): a wait
+// that goes round on it waits for a state, it does not retry a failure.
+func NotYetName(name string) bool { return notYetName.MatchString(name) }
+
+var notYetName = lazyre.New(`(?i)(not_?(found|ready|listening|exists?|provisioned|started|running|yet))|(does_?not_?exist)`)
+
 // BreakerOpen reports whether the name of a sentinel error or an error
 // type says that a circuit breaker is open: gobreaker.ErrOpenState,
 // hystrix.ErrCircuitOpen, breaker.ErrBreakerOpen, a CircuitOpenError.

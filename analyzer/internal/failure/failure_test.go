@@ -113,3 +113,16 @@ func TestSets(t *testing.T) {
 		t.Errorf("permanent codes of not Unavailable: %v", got)
 	}
 }
+
+func TestNotYetName(t *testing.T) {
+	for _, name := range []string{"ErrNotListening", "isBackupRepositoryNotProvisionedError", "IsNotFound", "errNotReady", "ErrDoesNotExist"} {
+		if !NotYetName(name) {
+			t.Errorf("NotYetName(%q) = false; want true", name)
+		}
+	}
+	for _, name := range []string{"ErrUnavailable", "isTransient", "IsConflict", "ErrNothing", "isRetryable"} {
+		if NotYetName(name) {
+			t.Errorf("NotYetName(%q) = true; want false", name)
+		}
+	}
+}

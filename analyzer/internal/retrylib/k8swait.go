@@ -364,7 +364,7 @@ func (t *reader) condition(e ast.Expr) conditionInfo {
 		return conditionInfo{}
 	}
 	info := conditionInfo{known: true}
-	if !in.goesRoundOnError(body) || in.onlyLocal(body) {
+	if !in.goesRoundOnError(body) || in.onlyLocal(body) || in.onlyProbes(body) {
 		return info
 	}
 	errs := in.errorVars(body)
@@ -427,6 +427,62 @@ func (t *reader) onlyLocal(body *ast.BlockStmt) bool {
 		return true
 	})
 	return failing > 0 && failing == local
+}
+
+// onlyProbes reports whether every call in the condition that can fail
+// dials an address and the condition uses what it dialled for nothing but
+// closing it: a wait for a port to accept connections (a port-forward,
+// a server starting), not a retry of work.
+func (t *reader) onlyProbes(body *ast.BlockStmt) bool {
+	dials, other := 0, 0
+	conns := map[types.Object]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok && len(n.Rhs) == 1 && t.isDial(call) {
+				if id, ok := n.Lhs[0].(*ast.Ident); ok {
+					if obj := t.info.ObjectOf(id); obj != nil {
+						conns[obj] = true
+					}
+				}
+			}
+		case *ast.CallExpr:
+			sig, ok := t.info.TypeOf(n.Fun).(*types.Signature)
+			if !ok || sig.Results().Len() == 0 || !isError(sig.Results().At(sig.Results().Len()-1).Type()) {
+				return true
+			}
+			switch {
+			case t.isDial(n):
+				dials++
+			case t.closesConn(n, conns):
+			default:
+				other++
+			}
+		}
+		return true
+	})
+	return dials > 0 && other == 0
+}
+
+// isDial reports a call of net's or crypto/tls's Dial functions and
+// methods.
+func (t *reader) isDial(call *ast.CallExpr) bool {
+	fn := callee(t.info, call)
+	if fn == nil || fn.Pkg() == nil || !strings.HasPrefix(fn.Name(), "Dial") {
+		return false
+	}
+	p := Path(fn.Pkg())
+	return p == "net" || p == "crypto/tls"
+}
+
+// closesConn reports conn.Close() of a dialled connection.
+func (t *reader) closesConn(call *ast.CallExpr, conns map[types.Object]bool) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Close" {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	return ok && conns[t.info.ObjectOf(id)]
 }
 
 // condFunc returns the body of a condition's function literal and the
@@ -601,10 +657,31 @@ func (t *reader) k8sScenario(errs map[types.Object]bool, kind string) *scenario 
 					return triOf(fn.Name() == kind)
 				}
 			}
+			if t.testsNotYet(x, fn) {
+				// errors.Is(err, ErrNotListening), isNotProvisioned(err):
+				// not there yet, read as the object not found.
+				return triOf(kind == "IsNotFound")
+			}
 		}
 		return triUnknown
 	}
 	return s
+}
+
+// testsNotYet reports whether a call tests an error for a state not yet
+// reached, by the name of the sentinel it compares with
+// (errors.Is(err, server.ErrNotListening)) or of the predicate
+// (isRepositoryNotProvisionedError(err)).
+func (t *reader) testsNotYet(call *ast.CallExpr, fn *types.Func) bool {
+	if fn == nil || len(call.Args) == 0 || !isError(t.info.TypeOf(call.Args[0])) {
+		return false
+	}
+	if isFunc(fn, "errors", "Is") && len(call.Args) == 2 {
+		id := nameIdent(call.Args[1])
+		return id != nil && failure.NotYetName(id.Name)
+	}
+	sig := fn.Signature()
+	return sig.Results().Len() == 1 && isBool(sig.Results().At(0).Type()) && failure.NotYetName(fn.Name())
 }
 
 // condVerdict runs a condition's body: true when it returns false, nil

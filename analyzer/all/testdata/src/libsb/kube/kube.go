@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net"
 	"os"
 	"time"
 
@@ -391,5 +392,96 @@ func (c *Controller) WaitUpdated(ctx context.Context, name string) error {
 			return false, updateErr
 		}
 		return true, nil
+	})
+}
+
+// WaitForwarded waits for a port-forward to accept connections: the
+// dial is a probe, closed at once, a wait for a port, not a retry.
+func WaitForwarded(ctx context.Context, addr string) error {
+	return wait.PollUntilContextTimeout(ctx, time.Second, time.Minute, true, func(ctx context.Context) (bool, error) {
+		conn, err := (&net.Dialer{Timeout: time.Second}).DialContext(ctx, "tcp", addr)
+		if err != nil {
+			return false, nil
+		}
+		conn.Close()
+		return true, nil
+	})
+}
+
+// SendWhenUp dials and sends on the connection, again every second on
+// any failure: the dial is the work, retried at a constant pace.
+func SendWhenUp(ctx context.Context, addr string, msg []byte) error {
+	return wait.PollUntilContextTimeout(ctx, time.Second, time.Minute, true, func(ctx context.Context) (bool, error) { // want `fixed-sleep: wait.PollUntilContextTimeout waits a constant 1s` `unclassified-retry: wait.PollUntilContextTimeout retries every error`
+		conn, err := (&net.Dialer{Timeout: time.Second}).DialContext(ctx, "tcp", addr)
+		if err != nil {
+			return false, nil
+		}
+		defer conn.Close()
+		if _, err := conn.Write(msg); err != nil {
+			return false, nil
+		}
+		return true, nil
+	})
+}
+
+var ErrNotListening = errors.New("server is not listening yet")
+
+type server struct{ port int }
+
+func (s *server) Port() (int, error) {
+	if s.port == 0 {
+		return 0, ErrNotListening
+	}
+	return s.port, nil
+}
+
+// WaitListening waits for a server of this process to pick its port:
+// only "not listening yet" goes round.
+func WaitListening(ctx context.Context, s *server) (int, error) {
+	var port int
+	err := wait.PollUntilContextCancel(ctx, 100*time.Millisecond, true, func(ctx context.Context) (bool, error) {
+		p, err := s.Port()
+		if err != nil {
+			if errors.Is(err, ErrNotListening) {
+				return false, nil
+			}
+			return false, err
+		}
+		port = p
+		return true, nil
+	})
+	return port, err
+}
+
+func isRepositoryNotProvisioned(err error) bool {
+	return err != nil && err.Error() == "not provisioned"
+}
+
+func isTransient(err error) bool { return err != nil && err.Error() == "transient" }
+
+// WaitProvisioned waits for a repository to be provisioned: not yet
+// provisioned goes round, any other failure ends the wait.
+func (c *Controller) WaitProvisioned(ctx context.Context, name string) error {
+	return wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		_, err := c.pods.Get(ctx, name)
+		if err == nil {
+			return true, nil
+		} else if isRepositoryNotProvisioned(err) {
+			return false, nil
+		}
+		return false, err
+	})
+}
+
+// GetTransient retries a Get on a transient failure at a constant pace.
+func (c *Controller) GetTransient(ctx context.Context, name string) error {
+	return wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) { // want `fixed-sleep: wait.PollUntilContextTimeout waits a constant 500ms`
+		_, err := c.pods.Get(ctx, name)
+		if err == nil {
+			return true, nil
+		} else if isTransient(err) {
+			return false, nil
+		}
+		return false, err
 	})
 }
