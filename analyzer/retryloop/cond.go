@@ -241,7 +241,7 @@ func (w *walker) compare(x ast.Expr, op token.Token, y ast.Expr, in []*path, dep
 		}
 		return t, f
 	}
-	if (op == token.EQL || op == token.NEQ) && (w.stopState(x, y) || w.stopState(y, x)) {
+	if (op == token.EQL || op == token.NEQ) && (w.stopState(x, y) || w.stopState(y, x) || w.stopCounter(x, y) || w.stopCounter(y, x)) {
 		// p.state == stopped: the owner is shutting down.
 		return split(in, bounded(BoundContext), bounded(BoundContext))
 	}

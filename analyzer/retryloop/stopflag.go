@@ -73,6 +73,42 @@ func (w *walker) stopState(field, state ast.Expr) bool {
 	return stopName.MatchString(name) || strings.EqualFold(name, "stop") || stoppedState.MatchString(name)
 }
 
+// stopCounter reports whether x is an atomic integer of the method's
+// receiver whose name says shut down, compared with the constant k:
+// t.shutdown.Load() == 1, atomic.LoadInt32(&t.shutdown) == 1, or a local
+// given that value once (s := t.shutdown.Load(); s == 1).
+func (w *walker) stopCounter(x, k ast.Expr) bool {
+	if tv := w.info().Types[k]; tv.Value == nil {
+		return false
+	}
+	if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+		if v, ok := w.info().Uses[id].(*types.Var); ok && !v.IsField() {
+			if val := w.a.onlyValue(v); val != nil {
+				x = val
+			}
+		}
+	}
+	call, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	var field ast.Expr
+	switch fn := w.a.callee(call); {
+	case fn == nil:
+		return false
+	case fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && strings.HasPrefix(fn.Name(), "Load") && len(call.Args) == 1:
+		if u, isAddr := ast.Unparen(call.Args[0]).(*ast.UnaryExpr); isAddr && u.Op == token.AND {
+			field = u.X // atomic.LoadInt32(&t.shutdown)
+		}
+	case fn.Name() == "Load" && len(call.Args) == 0 && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic":
+		if sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr); isSel {
+			field = sel.X // t.shutdown.Load()
+		}
+	}
+	sel, ok := ast.Unparen(field).(*ast.SelectorExpr)
+	return ok && stopName.MatchString(sel.Sel.Name) && w.a.isReceiver(sel.X, x.Pos())
+}
+
 // stoppedState is a state constant named for its owner and what it
 // became: producerClosed, txnHandlerClosing.
 var stoppedState = lazyre.New(`^[a-z]\w*(Closed|Closing|Stopped|Stopping|ShutDown|Shutdown|Terminated)$`)
