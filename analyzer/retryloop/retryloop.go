@@ -299,7 +299,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	a.leaveToCallers(res)
 	res.Nested = a.nestings(res)
-	res.ConstantWaits = a.constantWaits()
+	res.ConstantWaits = a.constantWaits(res.Loops)
 	a.exportSummaries(res)
 	return res, nil
 }

@@ -253,7 +253,7 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 	fc.countersIn(lc)
 	w := &walker{a: a, fc: fc, lc: lc, answer: r.Answer}
 	w.stmts(lit.Body.List, []*path{newPath()}, scope{})
-	if r.Poll {
+	if r.Poll && r.Answer == answerPoll {
 		// A poll's condition that is not yet met goes round too: only an
 		// error it swallowed (false, nil after err != nil) is a retry.
 		w.rounds = slices.DeleteFunc(w.rounds, func(e event) bool { return e.p.failedOp() != nil && !e.p.errValueFailed() })

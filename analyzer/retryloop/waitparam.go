@@ -36,8 +36,16 @@ func (a *checker) waitParam(decl *ast.FuncDecl, l *Loop) int {
 }
 
 // constantWaits finds the calls of the package that give a retrier's
-// wait parameter a constant, outside the retrier itself.
-func (a *checker) constantWaits() []ConstantWait {
+// wait parameter a constant, outside the retrier itself. A poll runner's
+// call counts only where it is a retry loop (its condition goes round on
+// a failure): one that only waits for a state polls, it does not retry.
+func (a *checker) constantWaits(loops []*Loop) []ConstantWait {
+	retryCalls := map[ast.Node]bool{}
+	for _, l := range loops {
+		if l.Form == FormRunner {
+			retryCalls[l.Node] = true
+		}
+	}
 	var out []ConstantWait
 	for _, f := range a.pass.Files {
 		if !a.wantFile(f.Pos()) {
@@ -58,6 +66,9 @@ func (a *checker) constantWaits() []ConstantWait {
 			}
 			if a.funcObj(a.declOf(call)) == fn.Origin() {
 				return true // the retrier calling itself
+			}
+			if r.Poll && !retryCalls[call] {
+				return true
 			}
 			arg := call.Args[r.WaitParam-1]
 			tv := a.info().Types[arg]
