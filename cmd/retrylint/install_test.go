@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,4 +100,45 @@ func runEnv(t *testing.T, dir string, env []string, name string, args ...string)
 		t.Fatalf("%s %q: %v", name, args, err)
 	}
 	return result{stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()}
+}
+
+// TestGoInstallInstallsOnlyRetrylint lists the commands "go install ./..."
+// of this repository would install, as pre-commit's golang hooks run it:
+// retrylint alone. The helper programs of the scripts and measurements
+// live in modules of their own and never reach a user's PATH.
+func TestGoInstallInstallsOnlyRetrylint(t *testing.T) {
+	list := runEnv(t, reportRoot, e2eEnv(), "go", "list", "-f", "{{if eq .Name \"main\"}}{{.ImportPath}}{{end}}", "./...")
+	if list.code != 0 {
+		t.Fatalf("go list ./...: exit %d\n%s", list.code, list.stderr)
+	}
+	got := strings.Fields(list.stdout)
+	if want := []string{"github.com/retrylint/retrylint/cmd/retrylint"}; !slices.Equal(got, want) {
+		t.Errorf("go install ./... installs %q, want only %q", got, want)
+	}
+}
+
+// toolModules are the modules nested in this repository that hold the
+// helper programs of scripts/ and eval/: outside "./..." of the main
+// module, built by the scripts that use them.
+var toolModules = []string{"eval", "scripts"}
+
+// TestToolModulesBuildAndPass builds, vets and tests each tool module as
+// the scripts build them, so that moving them out of the main module
+// loses neither the programs nor their tests.
+func TestToolModulesBuildAndPass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the tool modules")
+	}
+	for _, dir := range toolModules {
+		root := filepath.Join(reportRoot, dir)
+		if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+			t.Errorf("%s: not a module of its own: %v", dir, err)
+			continue
+		}
+		for _, args := range [][]string{{"vet", "./..."}, {"test", "-count=1", "./..."}} {
+			if r := runEnv(t, root, e2eEnv(), "go", args...); r.code != 0 {
+				t.Errorf("%s: go %s: exit %d\n%s%s", dir, strings.Join(args, " "), r.code, r.stdout, r.stderr)
+			}
+		}
+	}
 }
