@@ -144,6 +144,7 @@ type outputFlags struct {
 	color   string
 	paths   prefixFlag                        // --path-prefix
 	source  func(file string) ([]byte, error) // see renderOptions.source
+	outputs map[string]*string                // --output-FORMAT: format → file
 }
 
 // register adds the flags to cmd.
@@ -154,6 +155,7 @@ func (o *outputFlags) register(cmd *cobra.Command) {
 	f.StringVar(&o.failOn, "fail-on", "error", "lowest severity that makes the exit status 1: error|warning|never")
 	f.StringVar(&o.color, "color", "auto", "colour text output: auto (only on a terminal)|always|never")
 	f.Var(&o.paths, "path-prefix", pathPrefixUsage)
+	o.registerOutputs(cmd)
 }
 
 // validate checks the flag values, so that a bad flag fails the run before
@@ -170,12 +172,13 @@ func (o *outputFlags) validate() error {
 	default:
 		return fmt.Errorf("--color: want auto, always or never, got %q", o.color)
 	}
-	return nil
+	return o.validateOutputs()
 }
 
-// write renders res as the flags ask, to the --output file or stdout.
+// write renders res as the flags ask, to the --output file or stdout,
+// and to each --output-FORMAT file.
 func (o *outputFlags) write(res *model.Result, stdout io.Writer) error {
-	return writeReport(res, o.format, o.output, stdout, o.renderOptions(stdout))
+	return o.writeWith(res, stdout, o.renderOptions(stdout))
 }
 
 // renderOptions are the writers' options the flags give.

@@ -133,7 +133,7 @@ func runReport(stdout, stderr io.Writer, f *reportFlags, w *watch) error {
 	opts := f.out.renderOptions(stdout)
 	opts.linkBase = f.linkBase
 	stop := w.start("write")
-	err = writeReport(res, f.out.format, f.out.output, stdout, opts)
+	err = f.out.writeWith(res, stdout, opts)
 	stop()
 	if err != nil {
 		return err

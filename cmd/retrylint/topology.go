@@ -117,14 +117,14 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags, w *wa
 // writeTopology writes the report of a topology run as out asks: text with
 // the chain tables, or another format.
 func writeTopology(stdout io.Writer, res *model.Result, run *topologyRun, out outputFlags) error {
-	if out.format != "text" {
-		return out.write(res, stdout)
-	}
-	var buf bytes.Buffer
-	if err := writeTopologyText(&buf, res, run, out.useColor(stdout)); err != nil {
-		return err
-	}
-	return writeFileAtomic(buf.Bytes(), out.output, stdout)
+	return out.writeAll(stdout, func(w io.Writer, format string, color bool) error {
+		if format == "text" { // with the chain tables
+			return writeTopologyText(w, res, run, color)
+		}
+		opts := out.renderOptions(stdout)
+		opts.color = color
+		return render(w, res, format, opts)
+	})
 }
 
 // topologyRun is what checkTopology found, per pipeline.
