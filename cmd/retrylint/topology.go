@@ -114,8 +114,9 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags, w *wa
 	return verdict(gated, f.out.failOn)
 }
 
-// writeTopology writes the report of a topology run as out asks: text with
-// the chain tables, or another format.
+// writeTopology writes the reports of a topology run as out asks, --format's
+// and each --output-FORMAT file: text with the chain tables, or another
+// format.
 func writeTopology(stdout io.Writer, res *model.Result, run *topologyRun, out outputFlags) error {
 	return out.writeAll(stdout, func(w io.Writer, format string, color bool) error {
 		if format == "text" { // with the chain tables
