@@ -396,7 +396,7 @@ func (o *outputFlags) writeAll(stdout io.Writer, render renderFunc) error {
 			_, err := w.Write(buf.Bytes())
 			return err
 		})
-		if err != nil && r.flag != "--output" {
+		if err = asOutputError(r.file, err); err != nil && r.flag != "--output" {
 			return fmt.Errorf("%s: %v", r.flag, err)
 		}
 		if err != nil {
