@@ -42,8 +42,9 @@ quickstart() {
 	out="$("$@" 2>&1)"
 	status=$?
 	set -e
-	# Findings on the payment client as it was: exit status 1, one a line.
-	if [ "$status" -ne 1 ] || ! grep -q '^examples/payment/payment.go:[0-9]*:[0-9]*: fixed-sleep: ' <<<"$out"; then
+	# Findings on the payment client as it was: exit status 1, one a line,
+	# file:line:col: severity: rule: message.
+	if [ "$status" -ne 1 ] || ! grep -Eq '^examples/payment/payment.go:[0-9]+:[0-9]+: (error: )?fixed-sleep: ' <<<"$out"; then
 		echo "clean-clone: the quick start exited $status:" >&2
 		echo "$out" >&2
 		exit 1
