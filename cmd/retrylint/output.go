@@ -336,6 +336,11 @@ func (o *outputFlags) reportFiles(stdout io.Writer) []reportFile {
 	return out
 }
 
+// writes reports whether the run writes a report in format.
+func (o *outputFlags) writes(format string) bool {
+	return o.format == format || o.outputFile(format) != ""
+}
+
 // outputFile is the file of --output-FORMAT, "" when not given.
 func (o *outputFlags) outputFile(format string) string {
 	if p := o.outputs[format]; p != nil {

@@ -154,3 +154,30 @@ func TestSeveralOutputsToOneFileIsAnError(t *testing.T) {
 		t.Errorf("--output-sarif -: exit %d, want 2 naming the flag\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestOneRunAnnotatesOnlyTheChangedLines: with --new-from-rev, the github
+// report annotates only the new findings on lines the change touched,
+// while the other reports of the same run keep every new finding. Here
+// the branch changes a constant, which makes a loop's fixed-sleep finding
+// new on a line it did not touch.
+func TestOneRunAnnotatesOnlyTheChangedLines(t *testing.T) {
+	repo, _ := prRepo(t, func(repo string) {
+		writeFiles(t, repo, map[string]string{"old.go": strings.Replace(payHeader, "delay = time.Second", "delay = 2 * time.Second", 1) + retryFunc("Old")})
+	})
+	out := t.TempDir()
+	json, github := filepath.Join(out, "r.json"), filepath.Join(out, "r.github")
+	r := runCmd(t, repo, "code", "--new-from-rev", "main", "--format", "github", "--output-json", json, "./...")
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "not annotated") {
+		t.Errorf("--format github: exit %d, want 1, no annotation and the note\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if b, _ := os.ReadFile(json); !strings.Contains(string(b), "waits a constant 2s") {
+		t.Errorf("--output-json of the same run lost the new finding:\n%s", b)
+	}
+	r = runCmd(t, repo, "code", "--new-from-rev", "main", "--format", "json", "--output-github", github, "./...")
+	if r.code != 1 || !strings.Contains(r.stdout, "waits a constant 2s") || !strings.Contains(r.stderr, "not annotated") {
+		t.Errorf("--format json: exit %d, want 1 with the new finding and the note\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if b, err := os.ReadFile(github); err != nil || len(b) != 0 {
+		t.Errorf("--output-github: %q (%v), want no annotation", b, err)
+	}
+}

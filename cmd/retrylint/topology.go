@@ -94,7 +94,7 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags, w *wa
 		return err
 	}
 	baseRun := reportRun{flags: &reportFlags{topology: args, budget: f.budget}, cfg: cfg, wd: wd, watch: w}
-	gated, err := base.narrow(res, f.out.format, wd, analyseWith(baseRun, f.gate.newFrom.rev), stderr)
+	gated, err := base.narrow(res, f.out.writes("github"), wd, analyseWith(baseRun, f.gate.newFrom.rev), stderr)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags, w *wa
 		g.Pipeline = written.dir(g.Pipeline)
 	}
 	base.note(written, stderr)
-	f.out.source = written.source
+	f.out.source, f.out.annotate = written.source, base.annotations
 	stop := w.start("write")
 	err = writeTopology(stdout, res, run, f.out)
 	stop()
