@@ -36,13 +36,14 @@ func TestMain(m *testing.M) {
 
 // runner is one simulated job: the fake gh's state and the runner's files.
 type runner struct {
-	t       *testing.T
-	ghState string
-	temp    string
+	t         *testing.T
+	ghState   string
+	temp      string
+	retrylint string // the binary the step runs
 }
 
 func newRunner(t *testing.T) *runner {
-	return &runner{t: t, ghState: t.TempDir(), temp: t.TempDir()}
+	return &runner{t: t, ghState: t.TempDir(), temp: t.TempDir(), retrylint: binary}
 }
 
 // step is what one run of the script did.
@@ -64,7 +65,7 @@ func (r *runner) run(event string, inputs map[string]string) step {
 	cmd := exec.Command(filepath.Join(root, "action", "run.sh"))
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(),
-		"RETRYLINT="+binary,
+		"RETRYLINT="+r.retrylint,
 		"GH="+filepath.Join(root, "action", "testdata", "gh"),
 		"GH_TOKEN=token",
 		"FAKE_GH_STATE="+r.ghState,

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# The retrylint action's step (action.yml): runs "retrylint report" as the
-# inputs say, prints the report in the chosen format to the log, writes the
-# SARIF report for code scanning when asked, and on a pull request posts the
-# Markdown report as one comment, found again on later runs by a hidden
-# marker and updated in place. It exits 0 and leaves retrylint's exit status
-# in the step output exit-code, so that the SARIF upload runs before the
-# gate fails the job; it exits non-zero itself only when it cannot do its
-# work (an unreadable event file). A comment that cannot be posted is a
-# warning.
+# The retrylint action's step (action.yml): runs "retrylint report" once,
+# as the inputs say, and from that one run prints the report in the chosen
+# format to the log, writes the SARIF report for code scanning when asked,
+# and on a pull request posts the Markdown report as one comment, found
+# again on later runs by a hidden marker and updated in place. It exits 0
+# and leaves retrylint's exit status in the step output exit-code, so that
+# the SARIF upload runs before the gate fails the job; it exits non-zero
+# itself only when it cannot do its work (an unreadable event file). A
+# comment that cannot be posted is a warning.
 #
 # Environment: the INPUT_* variables of action.yml; RETRYLINT, the binary;
 # GH, the GitHub CLI (default gh); and the runner's GITHUB_EVENT_NAME,
@@ -32,7 +32,8 @@ words() {
 	printf '%s' "$1" | tr ',\n\t' '   '
 }
 
-# The flags every run shares: what to check, against what, and the gate.
+# The flags of the run: what to check, against what, and the gate. A new
+# input that changes what is checked or gated adds its flags here.
 args=(report --fail-on "${INPUT_FAIL_ON:-error}")
 for p in $(words "${INPUT_CODE:-}"); do args+=(--code "$p"); done
 for p in $(words "${INPUT_TOPOLOGY:-}"); do args+=(--topology "$p"); done
@@ -57,10 +58,44 @@ if [ "${INPUT_ONLY_NEW_ISSUES:-false}" = true ]; then
 	fi
 fi
 
-# 1. The report in the chosen format, in the log: with "github", each
-# finding is an annotation on the pull request's diff.
+# The pull request the comment goes to, when one is asked for.
+number="" head_sha=""
+if [ "${INPUT_COMMENT:-true}" = true ]; then
+	case "${GITHUB_EVENT_NAME:-}" in
+	pull_request | pull_request_target)
+		read -r number head_sha < <(python3 - "$GITHUB_EVENT_PATH" <<'PY'
+import json, sys
+with open(sys.argv[1]) as f:
+    pr = json.load(f).get("pull_request") or {}
+print(pr.get("number", ""), (pr.get("head") or {}).get("sha", ""))
+PY
+)
+		if [ -z "$number" ]; then
+			echo "::warning title=retrylint::no pull request in $GITHUB_EVENT_PATH; no comment posted"
+		fi
+		;;
+	esac
+fi
+
+# The reports, all written by one run of the analysis: the chosen format
+# for the log (with "github", each finding is an annotation on the pull
+# request's diff), SARIF for code scanning, and the Markdown comment.
+reports=(--format "${INPUT_FORMAT:-github}" -o "$out/report.log")
+sarif="" body=""
+if [ "${INPUT_UPLOAD_SARIF:-false}" = true ]; then
+	sarif="$out/retrylint.sarif"
+	reports+=(--output-sarif "$sarif")
+fi
+if [ -n "$number" ]; then
+	body="$out/retrylint.md.body"
+	reports+=(--output-markdown "$body")
+	if [ -n "$head_sha" ] && [ -n "${GITHUB_REPOSITORY:-}" ]; then
+		reports+=(--link-base "${GITHUB_SERVER_URL:-https://github.com}/$GITHUB_REPOSITORY/blob/$head_sha")
+	fi
+fi
+
 status=0
-"$retrylint" "${args[@]}" --format "${INPUT_FORMAT:-github}" -o "$out/report.log" || status=$?
+"$retrylint" "${args[@]}" "${reports[@]}" || status=$?
 output exit-code "$status"
 if [ "$status" -ge 2 ]; then
 	echo "::error title=retrylint::the run failed (exit status $status); see the messages above"
@@ -68,42 +103,27 @@ if [ "$status" -ge 2 ]; then
 fi
 cat "$out/report.log"
 
-# 2. SARIF for code scanning, gated by the step above, not by this run.
-if [ "${INPUT_UPLOAD_SARIF:-false}" = true ]; then
-	"$retrylint" "${args[@]}" --format sarif --fail-on never -o "$out/retrylint.sarif"
-	output sarif "$out/retrylint.sarif"
+# SARIF for code scanning; the gate is the step's exit-code, not the
+# upload. Each comment key is a category of its own, so that the
+# analyses of two jobs do not replace each other.
+if [ -n "$sarif" ]; then
+	output sarif "$sarif"
+	category=retrylint
+	if [ "${INPUT_COMMENT_KEY:-default}" != default ]; then
+		category="retrylint/$INPUT_COMMENT_KEY"
+	fi
+	output sarif-category "$category"
 fi
 
-# 3. The pull-request comment.
-if [ "${INPUT_COMMENT:-true}" != true ]; then
+# The pull-request comment.
+if [ -z "$body" ]; then
 	exit 0
 fi
-case "${GITHUB_EVENT_NAME:-}" in
-pull_request | pull_request_target) ;;
-*) exit 0 ;;
-esac
-read -r number head_sha < <(python3 - "$GITHUB_EVENT_PATH" <<'PY'
-import json, sys
-with open(sys.argv[1]) as f:
-    pr = json.load(f).get("pull_request") or {}
-print(pr.get("number", ""), (pr.get("head") or {}).get("sha", ""))
-PY
-)
-if [ -z "$number" ]; then
-	echo "::warning title=retrylint::no pull request in $GITHUB_EVENT_PATH; no comment posted"
-	exit 0
-fi
-
 marker="<!-- retrylint-report:${INPUT_COMMENT_KEY:-default} -->"
 report="$out/retrylint.md"
-link=()
-if [ -n "$head_sha" ] && [ -n "${GITHUB_REPOSITORY:-}" ]; then
-	link=(--link-base "${GITHUB_SERVER_URL:-https://github.com}/$GITHUB_REPOSITORY/blob/$head_sha")
-fi
-"$retrylint" "${args[@]}" --format markdown --fail-on "${INPUT_FAIL_ON:-error}" ${link[@]+"${link[@]}"} -o "$report.body" || true
 {
 	printf '%s\n' "$marker"
-	cat "$report.body"
+	cat "$body"
 } >"$report"
 output report "$report"
 

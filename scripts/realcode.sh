@@ -67,7 +67,7 @@ if [ -n "$rev" ]; then
 	build=$bin/rev
 fi
 (cd "$build" && go build -o "$bin/retrylint" ./cmd/retrylint)
-(cd "$repo" && go build -o "$bin/realcode" ./eval/realcode)
+(cd "$repo/eval" && go build -o "$bin/realcode" ./realcode) # eval/ is a module of its own
 out=${out:-$(mktemp -d -t realcode-XXXXXX)}
 
 measure() { # measure SUBDIR [-vet]

@@ -28,5 +28,6 @@ done
 
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
-(cd "$repo" && go build -o "$bin/retrylint" ./cmd/retrylint && go build -o "$bin/realtopo" ./eval/realtopo)
+(cd "$repo" && go build -o "$bin/retrylint" ./cmd/retrylint)
+(cd "$repo/eval" && go build -o "$bin/realtopo" ./realtopo) # eval/ is a module of its own
 "$bin/realtopo" -repos "$repo/eval/realtopo/repos.tsv" -src "$src" -mirrors "$mirrors" -retrylint "$bin/retrylint"

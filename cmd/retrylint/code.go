@@ -129,14 +129,14 @@ func runCode(cmd *cobra.Command, flags *codeFlags, patterns []string, w *watch) 
 		return err
 	}
 	baseRun := reportRun{flags: &reportFlags{code: patterns, tests: flags.tests, tags: flags.tags}, cfg: cfg, wd: dir, watch: w}
-	gated, err := base.narrow(res, flags.format, dir, analyseWith(baseRun, flags.gate.newFrom.rev), cmd.ErrOrStderr())
+	gated, err := base.narrow(res, flags.writes("github"), dir, analyseWith(baseRun, flags.gate.newFrom.rev), cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
 	written := newPathWriter(paths, cmd.ErrOrStderr())
 	written.result(res)
 	base.note(written, cmd.ErrOrStderr())
-	flags.source = written.source
+	flags.source, flags.annotate = written.source, base.annotations
 	stop := w.start("write")
 	err = flags.write(res, cmd.OutOrStdout())
 	stop()

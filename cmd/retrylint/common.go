@@ -67,6 +67,8 @@ type renderOptions struct {
 	// source reads a finding's file by the path the report writes (SARIF's
 	// line hashes); nil reads it relative to the working directory.
 	source func(file string) ([]byte, error)
+	// annotate is what of res the github format annotates; nil: all of it.
+	annotate func(res *model.Result) *model.Result
 }
 
 // render renders res in format.
@@ -87,6 +89,9 @@ func render(w io.Writer, res *model.Result, format string, opts renderOptions) e
 	case "dot":
 		return report.WriteDOT(w, res)
 	case "github":
+		if opts.annotate != nil {
+			res = opts.annotate(res)
+		}
 		return report.WriteGitHub(w, res)
 	case "codeclimate":
 		return report.WriteCodeClimate(w, res)
@@ -137,13 +142,15 @@ func newResult() *model.Result {
 // outputFlags are the output flags shared by the commands that report
 // findings: --format, --output, --fail-on and --color.
 type outputFlags struct {
-	formats []string // accepted --format values; the first is the default
-	format  string
-	output  string
-	failOn  string
-	color   string
-	paths   prefixFlag                        // --path-prefix
-	source  func(file string) ([]byte, error) // see renderOptions.source
+	formats  []string // accepted --format values; the first is the default
+	format   string
+	output   string
+	failOn   string
+	color    string
+	paths    prefixFlag                        // --path-prefix
+	source   func(file string) ([]byte, error) // see renderOptions.source
+	annotate func(*model.Result) *model.Result // see renderOptions.annotate
+	outputs  map[string]*string                // --output-FORMAT: format → file
 }
 
 // register adds the flags to cmd.
@@ -154,6 +161,7 @@ func (o *outputFlags) register(cmd *cobra.Command) {
 	f.StringVar(&o.failOn, "fail-on", "error", "lowest severity that makes the exit status 1: error|warning|never")
 	f.StringVar(&o.color, "color", "auto", "colour text output: auto (only on a terminal)|always|never")
 	f.Var(&o.paths, "path-prefix", pathPrefixUsage)
+	o.registerOutputs(cmd)
 }
 
 // validate checks the flag values, so that a bad flag fails the run before
@@ -170,17 +178,18 @@ func (o *outputFlags) validate() error {
 	default:
 		return fmt.Errorf("--color: want auto, always or never, got %q", o.color)
 	}
-	return nil
+	return o.validateOutputs()
 }
 
-// write renders res as the flags ask, to the --output file or stdout.
+// write renders res as the flags ask, to the --output file or stdout,
+// and to each --output-FORMAT file.
 func (o *outputFlags) write(res *model.Result, stdout io.Writer) error {
-	return writeReport(res, o.format, o.output, stdout, o.renderOptions(stdout))
+	return o.writeWith(res, stdout, o.renderOptions(stdout))
 }
 
 // renderOptions are the writers' options the flags give.
 func (o *outputFlags) renderOptions(stdout io.Writer) renderOptions {
-	return renderOptions{color: o.useColor(stdout), failOn: o.failOn, source: o.source}
+	return renderOptions{color: o.useColor(stdout), failOn: o.failOn, source: o.source, annotate: o.annotate}
 }
 
 // useColor reports whether text output to stdout is coloured: always with

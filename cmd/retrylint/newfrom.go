@@ -77,6 +77,7 @@ type newFrom struct {
 
 	base        *model.Result   // the base's analysis, when the run has it already
 	unannotated []model.Finding // new, but on no line the change touched
+	annotated   []bool          // per finding narrow kept: on a line the change touched
 }
 
 // prepare reads the patch, or resolves the revision and the lines changed
@@ -203,10 +204,11 @@ func (b *newFrom) touched(f model.Finding) bool {
 // analysis over the base's tree (given the counterpart of wd in it) and a
 // finding is new when its fingerprint is not among the base's; with a
 // patch, or a base that does not analyse, when it is on a line the change
-// adds. The github format annotates the diff: it keeps only the new
-// findings on lines the change adds, and note says the others. A nil b
-// keeps every finding.
-func (b *newFrom) narrow(res *model.Result, format, wd string, analyse func(root string) (*model.Result, error), stderr io.Writer) ([]model.Finding, error) {
+// adds. The github format annotates the diff: when the run writes it
+// (annotates), annotations keeps only the new findings on lines the
+// change adds, and note says the others; the run's other reports keep
+// every new finding. A nil b keeps every finding.
+func (b *newFrom) narrow(res *model.Result, annotates bool, wd string, analyse func(root string) (*model.Result, error), stderr io.Writer) ([]model.Finding, error) {
 	if b == nil {
 		return res.Findings, nil
 	}
@@ -221,17 +223,33 @@ func (b *newFrom) narrow(res *model.Result, format, wd string, analyse func(root
 		}
 	}
 	res.Findings = fresh
-	if format == "github" {
-		res.Findings = nil
-		for _, f := range fresh {
-			if b.touched(f) {
-				res.Findings = append(res.Findings, f)
-			} else {
+	if annotates {
+		b.annotated = make([]bool, len(fresh))
+		for i, f := range fresh {
+			if b.annotated[i] = b.touched(f); !b.annotated[i] {
 				b.unannotated = append(b.unannotated, f)
 			}
 		}
 	}
 	return fresh, nil
+}
+
+// annotations is what the github format shows of res, whose findings are
+// those narrow kept (their paths as the report writes them): the ones on
+// lines the change touched. A nil b, or a run that annotates nothing,
+// shows res whole.
+func (b *newFrom) annotations(res *model.Result) *model.Result {
+	if b == nil || len(b.annotated) != len(res.Findings) {
+		return res
+	}
+	out := *res
+	out.Findings = nil
+	for i, f := range res.Findings {
+		if b.annotated[i] {
+			out.Findings = append(out.Findings, f)
+		}
+	}
+	return &out
 }
 
 // analyseBase checks the base commit out into a temporary worktree and

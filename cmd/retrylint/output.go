@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/retrylint/retrylint/model"
 )
 
 // writeFileAtomic writes data to output ("" or "-": stdout). A regular
@@ -47,30 +52,76 @@ func isStdout(output string) bool {
 // writeOutput writes what fill writes to the file output, as
 // writeFileAtomic describes.
 func writeOutput(output string, fill func(io.Writer) error) error {
-	path, err := destination(output)
+	p, err := prepareOutput(output, fill)
 	if err != nil {
 		return err
+	}
+	defer p.discard()
+	return p.commit()
+}
+
+// preparedOutput is a report ready to land in its file: complete in a
+// temporary file beside it, renamed over it by commit, or, for what is
+// not a regular file we may replace, written through by commit.
+type preparedOutput struct {
+	staged  *stagedFile
+	through func() error
+}
+
+// prepareOutput makes the report fill writes ready for the file output,
+// as writeFileAtomic describes; nothing is visible at output before
+// commit.
+func prepareOutput(output string, fill func(io.Writer) error) (*preparedOutput, error) {
+	path, err := destination(output)
+	if err != nil {
+		return nil, err
+	}
+	throughTo := func(path string) *preparedOutput {
+		return &preparedOutput{through: func() error { return writeThrough(path, fill) }}
 	}
 	fi, err := os.Stat(output)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return replaceFile(path, 0o644, nil, fill)
+		return staged(stageFile(path, 0o644, nil, fill))
 	case err != nil:
-		return err
+		return nil, err
 	case fi.IsDir():
-		return fmt.Errorf("%s: is a directory", output)
+		return nil, fmt.Errorf("%s: is a directory", output)
 	case !fi.Mode().IsRegular():
 		// A device, a FIFO, a socket, or a pipe through /proc: the
 		// kernel follows the links.
-		return writeThrough(output, fill)
+		return throughTo(output), nil
 	}
-	err = replaceFile(path, fi.Mode().Perm(), fi, fill)
+	s, err := stageFile(path, fi.Mode().Perm(), fi, fill)
 	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
 		// A writable file in a directory we may not write: no temporary
 		// file beside it, so write it in place.
-		return writeThrough(path, fill)
+		return throughTo(path), nil
 	}
-	return err
+	return staged(s, err)
+}
+
+// staged is the prepared output of a staged file.
+func staged(s *stagedFile, err error) (*preparedOutput, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &preparedOutput{staged: s}, nil
+}
+
+// commit puts the report in its file.
+func (p *preparedOutput) commit() error {
+	if p.staged != nil {
+		return p.staged.commit()
+	}
+	return p.through()
+}
+
+// discard drops the report unless it was committed.
+func (p *preparedOutput) discard() {
+	if p.staged != nil {
+		p.staged.discard()
+	}
 }
 
 // destination is output with symbolic links followed: the file the user
@@ -171,18 +222,6 @@ func within(root, path string) bool {
 	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
-// replaceFile writes path through a temporary file in its directory,
-// renamed over it once fill succeeded. old is the file replaced, nil for a
-// new one. The temporary file is removed on failure and on a signal.
-func replaceFile(path string, mode fs.FileMode, old fs.FileInfo, fill func(io.Writer) error) error {
-	s, err := stageFile(path, mode, old, fill)
-	if err != nil {
-		return err
-	}
-	defer s.discard()
-	return s.commit()
-}
-
 // stagedFile is the new content of path, complete in a temporary file
 // beside it, not yet renamed over it.
 type stagedFile struct {
@@ -265,3 +304,129 @@ func writeThrough(path string, fill func(io.Writer) error) error {
 // maxBaselineSize caps what is read of a baseline file: far above the
 // fingerprints of any real project's findings.
 const maxBaselineSize = 64 << 20
+
+// A run can write several reports, each in its own format, from one
+// analysis: --format to --output (or standard output), and one more file
+// per --output-FORMAT flag, as golangci-lint's --output.FORMAT.path.
+
+// registerOutputs adds an --output-FORMAT flag for each of the command's
+// formats.
+func (o *outputFlags) registerOutputs(cmd *cobra.Command) {
+	o.outputs = make(map[string]*string, len(o.formats))
+	for _, format := range o.formats {
+		o.outputs[format] = cmd.Flags().String("output-"+format, "", "also write the "+format+" report to `FILE`, from the same run")
+	}
+}
+
+// reportFile is one report of a run: its format, the file it goes to
+// ("": standard output) and whether text is coloured.
+type reportFile struct {
+	flag, format, file string
+	color              bool
+}
+
+// reportFiles are the reports the flags ask for, --format's first.
+func (o *outputFlags) reportFiles(stdout io.Writer) []reportFile {
+	out := []reportFile{{flag: "--output", format: o.format, file: o.output, color: o.useColor(stdout)}}
+	for _, format := range o.formats {
+		if file := o.outputFile(format); file != "" {
+			out = append(out, reportFile{flag: "--output-" + format, format: format, file: file})
+		}
+	}
+	return out
+}
+
+// writes reports whether the run writes a report in format.
+func (o *outputFlags) writes(format string) bool {
+	return o.format == format || o.outputFile(format) != ""
+}
+
+// outputFile is the file of --output-FORMAT, "" when not given.
+func (o *outputFlags) outputFile(format string) string {
+	if p := o.outputs[format]; p != nil {
+		return *p
+	}
+	return ""
+}
+
+// validateOutputs refuses two reports to one file, and --output-FORMAT
+// to standard output, which is --format's.
+func (o *outputFlags) validateOutputs() error {
+	seen := make(map[string]string) // absolute path → flag
+	for _, r := range o.reportFiles(nil) {
+		switch {
+		case r.file == "" || r.file == "-":
+			if r.flag != "--output" {
+				return fmt.Errorf("%s: name a file; standard output is for --format %s", r.flag, o.format)
+			}
+			continue
+		}
+		abs, err := filepath.Abs(r.file)
+		if err != nil {
+			return fmt.Errorf("%s: %v", r.flag, err)
+		}
+		if flag, ok := seen[abs]; ok {
+			return fmt.Errorf("%s and %s both write %s; name a file for each", flag, r.flag, r.file)
+		}
+		seen[abs] = r.flag
+	}
+	return nil
+}
+
+// renderFunc renders the run's result in format; color is for text.
+type renderFunc func(w io.Writer, format string, color bool) error
+
+// writeAll writes every report the flags ask for. Nothing is written
+// unless every report rendered and every file could be made ready (a
+// file is complete beside its destination before any is renamed over
+// one); each file is replaced whole, as writeFileAtomic describes.
+func (o *outputFlags) writeAll(stdout io.Writer, render renderFunc) error {
+	var toStdout []byte
+	var ready []*preparedOutput
+	defer func() {
+		for _, p := range ready {
+			p.discard()
+		}
+	}()
+	for _, r := range o.reportFiles(stdout) {
+		var buf bytes.Buffer
+		if err := render(&buf, r.format, r.color); err != nil {
+			return err
+		}
+		if r.file == "" || r.file == "-" || isStdout(r.file) {
+			toStdout = append(toStdout, buf.Bytes()...)
+			continue
+		}
+		p, err := prepareOutput(r.file, func(w io.Writer) error {
+			_, err := w.Write(buf.Bytes())
+			return err
+		})
+		if err = asOutputError(r.file, err); err != nil && r.flag != "--output" {
+			return fmt.Errorf("%s: %v", r.flag, err)
+		}
+		if err != nil {
+			return err
+		}
+		ready = append(ready, p)
+	}
+	if len(toStdout) > 0 {
+		if _, err := stdout.Write(toStdout); err != nil {
+			return err
+		}
+	}
+	for _, p := range ready {
+		if err := p.commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeWith writes every report of res the flags ask for, with opts.
+func (o *outputFlags) writeWith(res *model.Result, stdout io.Writer, opts renderOptions) error {
+	return o.writeAll(stdout, func(w io.Writer, format string, color bool) error {
+		opts := opts
+		opts.color = color
+		return render(w, res, format, opts)
+	})
+}

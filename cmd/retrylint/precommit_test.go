@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -127,4 +128,61 @@ func regexpMatch(t *testing.T, pattern, name string) bool {
 		t.Fatalf("files %q: %v", pattern, err)
 	}
 	return re.MatchString(name)
+}
+
+// TestPreCommitCodeHookNestedModules is a repository with a Go module
+// nested in another, as a monorepo has: the hook checks each changed
+// file's package in the module that holds it, runs once per module, and
+// fails on the findings of either.
+func TestPreCommitCodeHookNestedModules(t *testing.T) {
+	h := hooks(t)["retrylint-code"]
+	dir := t.TempDir()
+	bad, err := os.ReadFile(filepath.Join(e2eDir(t), "bad", "bad.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean, err := os.ReadFile(filepath.Join(e2eDir(t), "clean", "clean.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string][]byte{
+		"go.mod":                          []byte("module example.com/root\n\ngo 1.22\n"),
+		"bad/bad.go":                      bad,
+		"services/api/go.mod":             []byte("module example.com/api\n\ngo 1.22\n"),
+		"services/api/client/client.go":   bad,
+		"services/api/health/health.go":   clean,
+		"services/api/cmd/serve/serve.go": clean,
+	} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	line := lineOf(t, filepath.Join(dir, "bad", "bad.go"), "time.Sleep(time.Second)")
+
+	both := runHook(t, h, dir, "bad/bad.go", "services/api/client/client.go", "services/api/health/health.go")
+	if both.code != 1 {
+		t.Errorf("both modules: exit %d, want 1\nstdout:\n%s\nstderr:\n%s", both.code, both.stdout, both.stderr)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("bad/bad.go:%d:", line),
+		fmt.Sprintf("client/client.go:%d:", line),
+	} {
+		if !strings.Contains(both.stdout, want) {
+			t.Errorf("both modules: no finding at %s\nstdout:\n%s\nstderr:\n%s", want, both.stdout, both.stderr)
+		}
+	}
+	if strings.Contains(both.stdout, "health") {
+		t.Errorf("both modules: a finding in the clean package\n%s", both.stdout)
+	}
+
+	nested := runHook(t, h, dir, "services/api/client/client.go")
+	if nested.code != 1 || !strings.Contains(nested.stdout, fmt.Sprintf("client/client.go:%d:", line)) || strings.Contains(nested.stdout, "bad/bad.go") {
+		t.Errorf("the nested module alone: exit %d, want 1 with its finding only\nstdout:\n%s\nstderr:\n%s", nested.code, nested.stdout, nested.stderr)
+	}
+	if r := runHook(t, h, dir, "services/api/health/health.go", "services/api/cmd/serve/serve.go"); r.code != 0 || r.stdout != "" {
+		t.Errorf("clean packages of the nested module: exit %d, want 0 and nothing\n%s%s", r.code, r.stdout, r.stderr)
+	}
 }

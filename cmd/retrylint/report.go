@@ -122,18 +122,18 @@ func runReport(stdout, stderr io.Writer, f *reportFlags, w *watch) error {
 	if err := f.gate.applyBaseline(res, stderr); err != nil {
 		return err
 	}
-	gated, err := newBase.narrow(res, f.out.format, wd, analyseWith(*a, f.gate.newFrom.rev), stderr)
+	gated, err := newBase.narrow(res, f.out.writes("github"), wd, analyseWith(*a, f.gate.newFrom.rev), stderr)
 	if err != nil {
 		return err
 	}
 	written := newPathWriter(paths, stderr)
 	written.result(res)
 	newBase.note(written, stderr)
-	f.out.source = written.source
+	f.out.source, f.out.annotate = written.source, newBase.annotations
 	opts := f.out.renderOptions(stdout)
 	opts.linkBase = f.linkBase
 	stop := w.start("write")
-	err = writeReport(res, f.out.format, f.out.output, stdout, opts)
+	err = f.out.writeWith(res, stdout, opts)
 	stop()
 	if err != nil {
 		return err

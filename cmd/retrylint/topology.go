@@ -94,7 +94,7 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags, w *wa
 		return err
 	}
 	baseRun := reportRun{flags: &reportFlags{topology: args, budget: f.budget}, cfg: cfg, wd: wd, watch: w}
-	gated, err := base.narrow(res, f.out.format, wd, analyseWith(baseRun, f.gate.newFrom.rev), stderr)
+	gated, err := base.narrow(res, f.out.writes("github"), wd, analyseWith(baseRun, f.gate.newFrom.rev), stderr)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags, w *wa
 		g.Pipeline = written.dir(g.Pipeline)
 	}
 	base.note(written, stderr)
-	f.out.source = written.source
+	f.out.source, f.out.annotate = written.source, base.annotations
 	stop := w.start("write")
 	err = writeTopology(stdout, res, run, f.out)
 	stop()
@@ -114,17 +114,18 @@ func runTopology(stdout, stderr io.Writer, args []string, f topologyFlags, w *wa
 	return verdict(gated, f.out.failOn)
 }
 
-// writeTopology writes the report of a topology run as out asks: text with
-// the chain tables, or another format.
+// writeTopology writes the reports of a topology run as out asks, --format's
+// and each --output-FORMAT file: text with the chain tables, or another
+// format.
 func writeTopology(stdout io.Writer, res *model.Result, run *topologyRun, out outputFlags) error {
-	if out.format != "text" {
-		return out.write(res, stdout)
-	}
-	var buf bytes.Buffer
-	if err := writeTopologyText(&buf, res, run, out.useColor(stdout)); err != nil {
-		return err
-	}
-	return writeFileAtomic(buf.Bytes(), out.output, stdout)
+	return out.writeAll(stdout, func(w io.Writer, format string, color bool) error {
+		if format == "text" { // with the chain tables
+			return writeTopologyText(w, res, run, color)
+		}
+		opts := out.renderOptions(stdout)
+		opts.color = color
+		return render(w, res, format, opts)
+	})
 }
 
 // topologyRun is what checkTopology found, per pipeline.

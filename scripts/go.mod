@@ -1,0 +1,7 @@
+module github.com/retrylint/retrylint/scripts
+
+go 1.26.0
+
+require golang.org/x/tools v0.52.0
+
+require golang.org/x/sync v0.24.0 // indirect
