@@ -282,7 +282,15 @@ func (a *checker) doesIO(call *ast.CallExpr) bool {
 			return true
 		}
 	}
-	return fn != nil && remotePkg(funcPath(fn))
+	return fn != nil && (remotePkg(funcPath(fn)) || pingsPeer(fn))
+}
+
+// pingsPeer reports a method named Ping of another package or of an
+// interface: a ping asks another system whether it answers
+// (store.Ping(), client.PingContext(ctx) is read by its context).
+func pingsPeer(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() != nil && fn.Name() == "Ping"
 }
 
 func remotePkg(path string) bool {

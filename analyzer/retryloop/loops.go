@@ -329,6 +329,9 @@ func (a *checker) forLoop(fc *funcCtx, s *ast.ForStmt) *Loop {
 }
 
 func (a *checker) rangeLoop(fc *funcCtx, s *ast.RangeStmt) *Loop {
+	if a.isTickerChan(s.X) && s.Key == nil {
+		return a.tickLoop(fc, s)
+	}
 	if t := a.typeOf(s.X); t == nil || !isInteger(t) {
 		return nil // ranging over a collection tries alternatives, it does not retry
 	}
@@ -347,6 +350,41 @@ func (a *checker) rangeLoop(fc *funcCtx, s *ast.RangeStmt) *Loop {
 		l.Bound = BoundAttempts
 	}
 	return l
+}
+
+// tickLoop reads `for range ticker.C { ... }`: every round starts with
+// a tick, a wait of the ticker's period, and the loop goes round until
+// its body leaves; a body that leaves on success and goes round on
+// failure retries on the ticker's pace.
+func (a *checker) tickLoop(fc *funcCtx, s *ast.RangeStmt) *Loop {
+	lc := &loopCtx{node: s, mode: modeFor, label: fc.labels[s], start: s.Pos(), end: s.End()}
+	fc.countersIn(lc)
+	w := &walker{a: a, fc: fc, lc: lc}
+	tick := &ast.ExprStmt{X: &ast.UnaryExpr{OpPos: s.X.Pos(), Op: token.ARROW, X: s.X}}
+	body := append([]ast.Stmt{tick}, s.Body.List...)
+	out := w.stmts(body, []*path{a.entryPath(fc, lc, s.Body)}, scope{})
+	w.round(out, s.Body)
+	return a.finish(w, FormInfinite, s, s.For)
+}
+
+// isTickerChan reports whether x is a ticker's channel: ticker.C of a
+// *time.Ticker, or time.Tick(d).
+func (a *checker) isTickerChan(x ast.Expr) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.SelectorExpr:
+		if x.Sel.Name != "C" {
+			return false
+		}
+		t := a.typeOf(x.X)
+		if p, ok := types.Unalias(t).(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		n, ok := types.Unalias(t).(*types.Named)
+		return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Ticker"
+	case *ast.CallExpr:
+		return isPkgFunc(a.callee(x), "time", "Tick")
+	}
+	return false
 }
 
 func identOf(e ast.Expr) *ast.Ident {
