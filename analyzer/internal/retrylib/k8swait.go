@@ -368,8 +368,9 @@ func (t *reader) condition(e ast.Expr) conditionInfo {
 		return info
 	}
 	errs := in.errorVars(body)
+	ops := in.operationErrors(body)
 	run := func(kind string) tri {
-		return in.oneFailureAtATime(errs, func(failed map[types.Object]bool) tri {
+		return in.oneFailureAtATime(errs, ops, func(failed map[types.Object]bool) tri {
 			s := in.k8sScenario(failed, kind)
 			// if mutate(obj) { update } else { return true, nil }: the
 			// failure of the update goes round when the update runs.
@@ -592,17 +593,25 @@ func (t *reader) errorVars(body *ast.BlockStmt) map[types.Object]bool {
 	return out
 }
 
-// oneFailureAtATime runs a condition once for each error variable it
-// declares or reads, that variable holding the failure and the others nil
+// oneFailureAtATime runs a condition once for each error variable an
+// operation in it sets (ops; every one of errs when none does), that
+// variable holding the failure and the others nil
 // (a Get that failed, then an Update that failed), and joins the
 // answers: true when some failure goes round, false when none does.
-func (t *reader) oneFailureAtATime(errs map[types.Object]bool, run func(failed map[types.Object]bool) tri) tri {
+func (t *reader) oneFailureAtATime(errs, ops map[types.Object]bool, run func(failed map[types.Object]bool) tri) tri {
 	if len(errs) <= 1 {
 		return run(errs)
 	}
 	vars := make([]types.Object, 0, len(errs))
 	for v := range errs {
-		vars = append(vars, v)
+		if ops[v] {
+			vars = append(vars, v)
+		}
+	}
+	if len(vars) == 0 {
+		for v := range errs {
+			vars = append(vars, v)
+		}
 	}
 	slices.SortFunc(vars, func(a, b types.Object) int { return cmp.Compare(a.Pos(), b.Pos()) })
 	out := triFalse
@@ -613,6 +622,39 @@ func (t *reader) oneFailureAtATime(errs map[types.Object]bool, run func(failed m
 		}
 		out = out.Or(run(failed))
 	}
+	return out
+}
+
+// operationErrors are the error variables of a body that an operation
+// sets: the error result of a call that is no error constructor
+// (fmt.Errorf, errors.New, a Wrap), so that a variable kept only for a
+// message (lastError = fmt.Errorf("not running")) is never taken for the
+// failure.
+func (t *reader) operationErrors(body *ast.BlockStmt) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 {
+			return true
+		}
+		call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if fn := callee(t.info, call); fn != nil && fn.Pkg() != nil {
+			if p := Path(fn.Pkg()); p == "errors" || p == "fmt" || strings.HasPrefix(fn.Name(), "Wrap") || strings.HasSuffix(fn.Name(), "Errorf") {
+				return true
+			}
+		}
+		for _, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok {
+				if obj := t.info.ObjectOf(id); obj != nil && isError(obj.Type()) {
+					out[obj] = true
+				}
+			}
+		}
+		return true
+	})
 	return out
 }
 

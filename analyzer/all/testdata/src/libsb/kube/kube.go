@@ -485,3 +485,29 @@ func (c *Controller) GetTransient(ctx context.Context, name string) error {
 		return false, err
 	})
 }
+
+// WaitPodRunning waits for the pod to run, keeping why it is not yet in a
+// variable of its own for the message: only NotFound and a pod not yet
+// running go round, any other failure ends the wait.
+func (c *Controller) WaitPodRunning(ctx context.Context, name string) error {
+	var lastError error
+	err := wait.PollUntilContextTimeout(ctx, 5*time.Second, 5*time.Minute, true, func(ctx context.Context) (bool, error) {
+		pod, err := c.pods.Get(ctx, name)
+		if err != nil && !apierrors.IsNotFound(err) {
+			return false, err
+		}
+		if err != nil {
+			lastError = fmt.Errorf("pod not found")
+			return false, nil
+		}
+		if pod.Name == "" {
+			lastError = fmt.Errorf("pod is not running yet")
+			return false, nil
+		}
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("%w: %v", err, lastError)
+	}
+	return nil
+}
