@@ -28,6 +28,7 @@
 //	go func() { time.Sleep(d); f() }()                  // a re-launch (also go f())
 //	go func() { time.Sleep(d); c.kick <- x }()          // waking the function's own loop
 //	func (r *R) Read(p []byte) (int, error) { ...; wait; return 0, nil }
+//	for range ticker.C { if ping() { return } }          // each round starts with a tick
 //
 // The last is a Read that, after its source failed, waits and returns no
 // bytes and no error: the caller's read loop is the retry loop. An
@@ -59,7 +60,11 @@
 // wait.ExponentialBackoff, often copied into projects): a call of it is a
 // retry loop only when its condition answers (false, nil) after an error
 // it swallowed, as an adapter does that runs an operation and asks a
-// predicate whether its error is worth another try.
+// predicate whether its error is worth another try. A poll runner that
+// keeps its condition's error only for a message (WaitFor(timeout,
+// interval, f)) goes round on it: every error the condition returns with
+// false is retried. A function that retries until its context parameter
+// ends retries for ever at a call that gives it context.Background().
 //
 // A runner that takes no context and sleeps between attempts with
 // time.Sleep is summarised as such; a call of it where a context is in
