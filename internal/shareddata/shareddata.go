@@ -19,18 +19,28 @@ const RequireEnv = "RETRYLINT_REQUIRE_SHARED"
 // DirEnv names the shared folder explicitly.
 const DirEnv = "RETRYLINT_SHARED"
 
+// startDir is the working directory the process started in: for a test,
+// its package directory.
+var startDir, _ = os.Getwd()
+
 // Find returns the path of rel inside the shared folder: $RETRYLINT_SHARED,
-// else the nearest "shared" folder holding rel in the working directory or
-// a directory above it.
+// else the nearest "shared" folder holding rel in the directory the
+// process started in or a directory above it.
 func Find(rel string) (string, bool) {
 	if dir := os.Getenv(DirEnv); dir != "" {
 		p := filepath.Join(dir, rel)
 		_, err := os.Stat(p)
 		return p, err == nil
 	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", false
+	// A test may change its working directory to a copy of a fixture;
+	// the shared folder is found from where the test binary started,
+	// its package directory.
+	dir := startDir
+	if dir == "" {
+		var err error
+		if dir, err = os.Getwd(); err != nil {
+			return "", false
+		}
 	}
 	for {
 		p := filepath.Join(dir, "shared", rel)
