@@ -39,7 +39,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if tv := pass.TypesInfo.Types[w.Delay]; tv.Value != nil && constant.Sign(tv.Value) == 0 {
 			continue // t.Reset(0): no pause at all, the next attempt at once
 		}
-		if callersChoose(pass, lw.Loop, w) {
+		if callersChoose(pass, lw.Loop, w) || constructorChooses(pass, res, lw.Loop, w) {
 			continue // reported where a caller gives it a constant
 		}
 		at := lw.Loop.At(w)
@@ -70,6 +70,24 @@ func callersChoose(pass *analysis.Pass, l *retryloop.Loop, w *retryloop.Wait) bo
 	}
 	v, ok := pass.TypesInfo.Uses[id].(*types.Var)
 	return ok && fd.Type.Params.Pos() <= v.Pos() && v.Pos() < fd.Type.Params.End() && isDuration(v.Type())
+}
+
+// constructorChooses reports whether the wait w of loop l is, as it is,
+// a field of the receiver of an exported method that a function of the
+// package sets from a duration parameter (New(d) { return &B{wait: d} }):
+// the constructor's callers choose the wait, and the ones that give it a
+// constant are reported at their argument.
+func constructorChooses(pass *analysis.Pass, res *retryloop.Result, l *retryloop.Loop, w *retryloop.Wait) bool {
+	fd, ok := l.Func.(*ast.FuncDecl)
+	if !ok || fd.Recv == nil || !exported(fd) {
+		return false
+	}
+	sel, ok := ast.Unparen(w.Delay).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	field, ok := pass.TypesInfo.Uses[sel.Sel].(*types.Var)
+	return ok && field.IsField() && res.FieldFromParam(field)
 }
 
 // exported reports whether a function is part of its package's API: an

@@ -71,7 +71,9 @@
 // scope cannot be cancelled (sleep-ignores-context at the call). A
 // retrier whose every wait is a duration parameter, unchanged, makes each
 // call that gives that parameter a constant a fixed-interval retry
-// (fixed-sleep at the call). A call through an unexported function-typed
+// (fixed-sleep at the call), and so does a call of a constructor that
+// stores a constant in the field a method's retry loop waits unchanged
+// (backoff.New(time.Second) for a Retry that sleeps b.wait). A call through an unexported function-typed
 // field (c.refresh(topics)) retries when every value the package gives
 // that field retries: a closure with a retry loop, a retrier, or a
 // wrapper built around one.

@@ -46,6 +46,9 @@ type Summary struct {
 	// given has ended (ctx.Err() != nil, a select on ctx.Done()): a loop
 	// that leaves on it has a context exit.
 	ContextCheck bool
+	// SetsFields lists the duration parameters a constructor stores in
+	// fields of the value it returns (New(d) { return &B{wait: d} }).
+	SetsFields []FieldParam
 }
 
 // DelaySummary is the shape of the duration a delay helper returns.
@@ -113,6 +116,11 @@ type RetrySummary struct {
 	// interval each time); 0 when none. A caller giving it a constant
 	// retries on a fixed interval.
 	WaitParam int
+	// WaitField is the field of the method's receiver every wait between
+	// attempts waits, unchanged (time.Sleep(b.wait)); "" when none. A
+	// constructor call that stores a constant there (New(time.Second))
+	// retries on a fixed interval.
+	WaitField string
 	// Poll reports a runner that polls the condition it is given, func()
 	// (done bool, err error): it stops on done or an error and goes round
 	// on (false, nil), so it retries only what an attempt that answers
@@ -220,7 +228,7 @@ func attemptsText(n int, unbounded bool) string {
 }
 
 func (s *Summary) empty() bool {
-	return !s.Waits && !s.Random && !s.Breaker && s.Delay == nil && s.Retry == nil && s.Step == nil && s.Codes == nil && !s.IgnoresFailure && !s.ContextCheck
+	return !s.Waits && !s.Random && !s.Breaker && s.Delay == nil && s.Retry == nil && s.Step == nil && s.Codes == nil && !s.IgnoresFailure && !s.ContextCheck && len(s.SetsFields) == 0
 }
 
 // importSummary reads the fact of a function of another package.
@@ -253,6 +261,7 @@ func (a *checker) exportSummaries(res *Result) {
 		out.Codes = a.codesOf(fn)
 		out.IgnoresFailure = a.readIgnoresFailure(fn, decl)
 		out.ContextCheck = a.readContextCheck(fn, decl)
+		out.SetsFields = a.fieldParams(decl)
 		if !out.empty() {
 			a.pass.ExportObjectFact(fn, out)
 		}

@@ -164,6 +164,7 @@ func (a *checker) retryOf(fn *types.Func) *RetrySummary {
 		ly := a.layerOf(l)
 		r = &RetrySummary{Attempts: ly.Attempts, Unbounded: ly.Unbounded, At: ly.At, Param: a.wrappedParam(decl, l)}
 		r.WaitParam = a.waitParam(decl, l)
+		r.WaitField = a.waitField(decl, l)
 		r.Limit, r.LimitArg = a.ownLimit(decl, l, r)
 		if r.Param >= 0 {
 			r.Deaf = l.Context == nil && (deafWaits(l) || a.deafRunnerCall(l))

@@ -40,6 +40,9 @@ type Result struct {
 	// between its attempts for a duration its caller gives, that give it
 	// a constant: every call site picks its own lock-step interval.
 	ConstantWaits []ConstantWait
+	// paramFields are the fields a function of the package sets from a
+	// duration parameter (see FieldFromParam).
+	paramFields map[*types.Var]bool
 }
 
 // ConstantWait is a call that gives a retrier a constant wait.
@@ -300,6 +303,7 @@ func run(pass *analysis.Pass) (any, error) {
 	a.leaveToCallers(res)
 	res.Nested = a.nestings(res)
 	res.ConstantWaits = a.constantWaits(res.Loops)
+	res.paramFields = a.paramFields()
 	a.exportSummaries(res)
 	return res, nil
 }

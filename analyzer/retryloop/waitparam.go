@@ -60,6 +60,7 @@ func (a *checker) constantWaits(loops []*Loop) []ConstantWait {
 			if retrylib.IsLibrary(fn) {
 				return true // the library's own schedule is read where it is called
 			}
+			out = append(out, a.fieldWaits(call, fn)...)
 			r := a.retryOf(fn)
 			if r == nil || r.WaitParam == 0 || r.WaitParam > len(call.Args) {
 				return true

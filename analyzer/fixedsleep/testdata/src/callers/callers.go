@@ -39,3 +39,16 @@ func Spread(op func() error) error {
 func Configured(op func() error, d time.Duration) error {
 	return retrier.Retry(3, d, op)
 }
+
+// Backoff gives the constructor a constant: reported at the argument.
+func Backoff(op func() error) error {
+	b := retrier.New(
+		2*time.Second, // want `fixed-sleep: retrier.New is given a constant 2s to wait between its attempts \(its loop at retrier/retrier.go:\d+\)`
+		5)
+	return b.Retry(op)
+}
+
+// BackoffSpread gives the constructor its own random interval.
+func BackoffSpread(op func() error) error {
+	return retrier.New(time.Second+rand.N(time.Second), 5).Retry(op)
+}

@@ -68,3 +68,46 @@ func Fixed(op func() error) error {
 	}
 	return err
 }
+
+// Backoff retries at the interval its constructor is given: New's
+// callers choose it.
+type Backoff struct {
+	wait  time.Duration
+	tries int
+}
+
+// New returns a Backoff that waits d between its tries.
+func New(d time.Duration, tries int) *Backoff {
+	return &Backoff{wait: d, tries: tries}
+}
+
+// Retry tries op, b.wait apart.
+func (b *Backoff) Retry(op func() error) error {
+	var err error
+	for i := 0; i < b.tries; i++ {
+		if err = op(); err == nil || !errors.Is(err, ErrBusy) {
+			return err
+		}
+		time.Sleep(b.wait)
+	}
+	return err
+}
+
+// pacer waits a field no constructor sets from a parameter: its own
+// constant, reported at its loop.
+type pacer struct{ every time.Duration }
+
+func newPacer() *pacer { return &pacer{every: time.Second} }
+
+func (p *pacer) run(op func() error) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = op(); err == nil || !errors.Is(err, ErrBusy) {
+			return err
+		}
+		time.Sleep(p.every) // want `fixed-sleep: retry loop waits a constant p.every between attempts`
+	}
+	return err
+}
+
+func Paced(op func() error) error { return newPacer().run(op) }
