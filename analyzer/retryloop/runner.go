@@ -3,6 +3,7 @@ package retryloop
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -245,6 +246,11 @@ func (a *checker) runnerLoop(fn ast.Node, call *ast.CallExpr) *Loop {
 	if lit == nil && r.Blind {
 		return a.blindRunnerCall(fn, call, r)
 	}
+	if lit == nil && r.PredicateParam > 0 && a.givenBlindPredicate(fn, call, r) {
+		// RetryOn(d, op, func(err error) bool { return err != nil }): the
+		// caller's predicate retries every failure of whatever op is.
+		return a.blindPredicateCall(fn, call, r)
+	}
 	if lit == nil || lit.Body == nil {
 		return a.endlessCall(fn, call, r)
 	}
@@ -336,6 +342,19 @@ func (a *checker) endlessCall(fn ast.Node, call *ast.CallExpr, r *RetrySummary) 
 	return &Loop{
 		Form: FormRunner, Node: call, Pos: call.Pos(), Func: fn,
 		Bound: BoundNone, Classified: true,
+		Context: a.contextInScope(call.Pos()),
+	}
+}
+
+// blindPredicateCall reads a call that hands a runner a predicate that
+// classifies nothing, with an attempt the call does not show (a function
+// value passed on): every failure of the attempt goes round, at the call.
+func (a *checker) blindPredicateCall(fn ast.Node, call *ast.CallExpr, r *RetrySummary) *Loop {
+	arg := ast.Unparen(call.Args[r.Param])
+	op := &ast.CallExpr{Fun: arg, Lparen: arg.End(), Rparen: arg.End()}
+	return &Loop{
+		Form: FormRunner, Node: call, Pos: call.Pos(), Func: fn,
+		Unclassified: op, Bound: a.runnerBound(call, r), Attempts: r.Attempts,
 		Context: a.contextInScope(call.Pos()),
 	}
 }
@@ -437,12 +456,35 @@ func (a *checker) givenBlindPredicate(fn ast.Node, call *ast.CallExpr, r *RetryS
 func litIgnoresParams(a *checker, lit *ast.FuncLit) bool {
 	for _, f := range lit.Type.Params.List {
 		for _, name := range f.Names {
-			if obj := a.info().Defs[name]; obj != nil && name.Name != "_" && a.mentions(lit.Body, obj) {
+			if obj := a.info().Defs[name]; obj != nil && name.Name != "_" && a.mentions(lit.Body, obj) && !onlyNilTest(a, lit.Body, obj) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// onlyNilTest reports whether a predicate's body only answers whether
+// its error parameter is set: return err != nil, which retries every
+// failure.
+func onlyNilTest(a *checker, body *ast.BlockStmt, p types.Object) bool {
+	if body == nil || len(body.List) != 1 || !isError(p.Type()) {
+		return false
+	}
+	ret, ok := body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return false
+	}
+	b, ok := ast.Unparen(ret.Results[0]).(*ast.BinaryExpr)
+	if !ok || b.Op != token.NEQ {
+		return false
+	}
+	x, y := b.X, b.Y
+	if isNilIdent(x) {
+		x, y = y, x
+	}
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	return ok && isNilIdent(y) && a.info().Uses[id] == p
 }
 
 // funcValue returns the function literal an argument is: the literal

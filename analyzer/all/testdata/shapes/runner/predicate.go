@@ -50,3 +50,22 @@ func HeartbeatLiteral(ctx context.Context, p retrier.Policy) error {
 		return errors.Is(err, errUnavailable)
 	})
 }
+
+// HeartbeatNonNil gives a predicate that only asks whether there was an
+// error: every failure goes round.
+func HeartbeatNonNil(ctx context.Context, p retrier.Policy) error {
+	return retrier.Retry(ctx, func() error { return heartbeat(ctx) }, p, func(err error) bool { return err != nil }) // want `unclassified-retry: `
+}
+
+// RetryAll passes its caller's operation on with a predicate that only
+// asks whether there was an error: whatever op is, every failure of it
+// goes round, at this call.
+func RetryAll(ctx context.Context, op func() error, p retrier.Policy) error {
+	return retrier.Retry(ctx, op, p, func(err error) bool { return err != nil }) // want `unclassified-retry: retrier.Retry retries every error of op`
+}
+
+// RetryUnavailable passes the operation on with a predicate that reads
+// the failure.
+func RetryUnavailable(ctx context.Context, op func() error, p retrier.Policy) error {
+	return retrier.Retry(ctx, op, p, isUnavailable)
+}
