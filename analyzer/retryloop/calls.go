@@ -23,12 +23,15 @@ type checker struct {
 	summaries map[*types.Func]*summary
 	helpers   map[*ast.FuncDecl]*funcCtx
 	io        map[*types.Func]bool // same-package functions that do I/O
-	retries   *retryIndex
-	steps     map[*types.Func]*StepSummary
-	codes     map[*types.Func]*CodeSummary
-	dead      map[*types.Var]bool  // contexts nobody can cancel (deadContext)
-	clocks    map[*types.Func]bool // predicates that answer from the clock (deadlineCheck)
-	fieldInts map[*types.Var]fieldInt
+	// setsFields memoises fieldParams: the facts and the fields a
+	// constructor sets both read it.
+	setsFields map[*ast.FuncDecl][]FieldParam
+	retries    *retryIndex
+	steps      map[*types.Func]*StepSummary
+	codes      map[*types.Func]*CodeSummary
+	dead       map[*types.Var]bool  // contexts nobody can cancel (deadContext)
+	clocks     map[*types.Func]bool // predicates that answer from the clock (deadlineCheck)
+	fieldInts  map[*types.Var]fieldInt
 	// fieldRetries: how calls through function-typed fields retry (fieldCallRetry).
 	fieldRetries map[*types.Var]*RetrySummary
 }

@@ -375,11 +375,7 @@ func (a *checker) isTickerChan(x ast.Expr) bool {
 		if x.Sel.Name != "C" {
 			return false
 		}
-		t := a.typeOf(x.X)
-		if p, ok := types.Unalias(t).(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		n, ok := types.Unalias(t).(*types.Named)
+		n, ok := types.Unalias(derefType(a.typeOf(x.X))).(*types.Named)
 		return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Ticker"
 	case *ast.CallExpr:
 		return isPkgFunc(a.callee(x), "time", "Tick")

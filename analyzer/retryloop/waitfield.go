@@ -48,6 +48,18 @@ func (a *checker) waitField(decl *ast.FuncDecl, l *Loop) string {
 // literal of the result's type (&Backoff{wait: d}) or assigned to a field
 // of a variable of that type (b.wait = d).
 func (a *checker) fieldParams(decl *ast.FuncDecl) []FieldParam {
+	if out, ok := a.setsFields[decl]; ok {
+		return out
+	}
+	if a.setsFields == nil {
+		a.setsFields = map[*ast.FuncDecl][]FieldParam{}
+	}
+	out := a.readFieldParams(decl)
+	a.setsFields[decl] = out
+	return out
+}
+
+func (a *checker) readFieldParams(decl *ast.FuncDecl) []FieldParam {
 	named := resultNamed(a.funcObj(decl))
 	if named == nil || decl.Body == nil {
 		return nil
